@@ -1,0 +1,27 @@
+/**
+ * Fixed allocation caps of a run (ARCHITECTURE principle 6). They sit well below V8's own limits so that a hostile
+ * program ends with a catchable RangeError long before the host process runs out of memory. docs/language.md
+ * lists them; change both together.
+ */
+import { throwRangeError } from "./completion.ts"
+
+export const Caps = {
+  /** Longest string a program can build (UTF-16 code units). */
+  maxStringLength: 1 << 27,
+  /** Most elements an array can actually store (its `length` may be larger while it is sparse). */
+  maxArrayStorage: 1 << 25,
+  /** Largest ArrayBuffer in bytes. */
+  maxArrayBufferBytes: 1 << 28,
+  /** Most promises a run may have pending at once. */
+  maxPendingPromises: 1 << 20,
+  /** Deepest call stack; past it a call throws RangeError ("Maximum call stack size exceeded"). */
+  maxCallDepth: 10_000,
+} as const
+
+export const checkStringLength = (n: number): void => {
+  if (n > Caps.maxStringLength) throwRangeError("Invalid string length")
+}
+
+export const checkArrayStorage = (n: number): void => {
+  if (n > Caps.maxArrayStorage) throwRangeError("Invalid array length")
+}

@@ -1,0 +1,240 @@
+/**
+ * The sandbox object: ordinary objects and their internal methods (ECMA-262 §10.1), the base of every exotic kind.
+ * Own properties live in an insertion-ordered Map; `OwnPropertyKeys` puts array indices first in ascending order,
+ * then strings, then symbols, as JavaScript requires. Exotic objects (arrays, string wrappers, typed arrays)
+ * override the internal methods. Without Proxy, only [[Get]] and [[Set]] can reach user code (accessors), so only
+ * they are Tasks; engines use `lookup` for their fast paths.
+ */
+import { type Task } from "./task.ts"
+import { arrayIndexOf, IsAccessorDescriptor, IsDataDescriptor, IsGenericDescriptor, Property } from "./property.ts"
+import type { PropertyDescriptor } from "./property.ts"
+import type { PropertyKey, Value } from "./value.ts"
+
+/** A private name (`#x`) of one evaluation of a class body. */
+export class PrivateName {
+  readonly description: string
+  constructor(description: string) {
+    this.description = description
+  }
+}
+
+/** https://tc39.es/ecma262/#sec-privateelement-specification-type */
+export interface PrivateElement {
+  readonly kind: "field" | "method" | "accessor"
+  value: Value
+  readonly get: JSObject | undefined
+  readonly set: JSObject | undefined
+}
+
+export class JSObject {
+  proto: JSObject | null
+  extensible = true
+  readonly properties: Map<PropertyKey, Property> = new Map()
+  /** The spec's class-like tag ([[ErrorData]], [[BooleanData]]...) used by brand checks and Object.prototype.toString. */
+  kind: string = "Object"
+  privateElements: Map<PrivateName, PrivateElement> | undefined = undefined
+
+  constructor(proto: JSObject | null) {
+    this.proto = proto
+  }
+
+  /** Callable objects override this; see function-object.ts. */
+  isCallable(): boolean {
+    return false
+  }
+  isConstructor(): boolean {
+    return false
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinary-object-internal-methods-and-internal-slots-getprototypeof
+  GetPrototypeOf(): JSObject | null {
+    return this.proto
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinarysetprototypeof
+  SetPrototypeOf(V: JSObject | null): boolean {
+    if (V === this.proto) return true
+    if (!this.extensible) return false
+    for (let p = V; p !== null; p = p.proto) {
+      if (p === this) return false
+    }
+    this.proto = V
+    return true
+  }
+
+  IsExtensible(): boolean {
+    return this.extensible
+  }
+
+  PreventExtensions(): boolean {
+    this.extensible = false
+    return true
+  }
+
+  /** The live own property record, or undefined. Callers must not mutate it. */
+  GetOwnProperty(P: PropertyKey): Property | undefined {
+    return this.properties.get(P)
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinarydefineownproperty
+  DefineOwnProperty(P: PropertyKey, Desc: PropertyDescriptor): boolean {
+    return ValidateAndApplyPropertyDescriptor(this, P, this.IsExtensible(), Desc, this.GetOwnProperty(P))
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinaryhasproperty
+  HasProperty(P: PropertyKey): boolean {
+    for (let o: JSObject | null = this; o !== null; o = o.GetPrototypeOf()) {
+      if (o.GetOwnProperty(P) !== undefined) return true
+    }
+    return false
+  }
+
+  /** Finds P on this object or its prototype chain, without running anything. */
+  lookup(P: PropertyKey): Property | undefined {
+    for (let o: JSObject | null = this; o !== null; o = o.GetPrototypeOf()) {
+      const p = o.GetOwnProperty(P)
+      if (p !== undefined) return p
+    }
+    return undefined
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinaryget
+  *Get(P: PropertyKey, Receiver: Value): Task<Value> {
+    const desc = this.lookup(P)
+    if (desc === undefined) return undefined
+    if (!desc.accessor) return desc.value
+    if (desc.get === undefined) return undefined
+    return yield { kind: "call", f: desc.get, thisArg: Receiver, args: [] }
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinaryset
+  *Set(P: PropertyKey, V: Value, Receiver: Value): Task<boolean> {
+    return yield* OrdinarySetWithOwnDescriptor(this, P, V, Receiver, this.GetOwnProperty(P))
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinarydelete
+  Delete(P: PropertyKey): boolean {
+    const desc = this.GetOwnProperty(P)
+    if (desc === undefined) return true
+    if (desc.configurable) {
+      this.properties.delete(P)
+      return true
+    }
+    return false
+  }
+
+  // https://tc39.es/ecma262/#sec-ordinaryownpropertykeys
+  OwnPropertyKeys(): PropertyKey[] {
+    return orderKeys(this.properties.keys())
+  }
+}
+
+/** Array indices ascending, then strings in creation order, then symbols in creation order. */
+export const orderKeys = (keys: Iterable<PropertyKey>, leadingIndices?: number): PropertyKey[] => {
+  const indices: number[] = []
+  const strings: string[] = []
+  const symbols: PropertyKey[] = []
+  for (const k of keys) {
+    if (typeof k === "string") {
+      const i = arrayIndexOf(k)
+      if (i >= 0) indices.push(i)
+      else strings.push(k)
+    } else symbols.push(k)
+  }
+  const out: PropertyKey[] = []
+  if (leadingIndices !== undefined) for (let i = 0; i < leadingIndices; i++) out.push(String(i))
+  if (indices.length > 1) indices.sort((a, b) => a - b)
+  for (const i of indices) out.push(String(i))
+  for (const s of strings) out.push(s)
+  for (const s of symbols) out.push(s)
+  return out
+}
+
+// https://tc39.es/ecma262/#sec-ordinarysetwithowndescriptor
+export function* OrdinarySetWithOwnDescriptor(
+  O: JSObject,
+  P: PropertyKey,
+  V: Value,
+  Receiver: Value,
+  ownDesc: Property | undefined,
+): Task<boolean> {
+  if (ownDesc === undefined) {
+    const parent = O.GetPrototypeOf()
+    if (parent !== null) return yield* parent.Set(P, V, Receiver)
+    return SetOnReceiver(P, V, Receiver)
+  }
+  if (!ownDesc.accessor) {
+    if (!ownDesc.writable) return false
+    return SetOnReceiver(P, V, Receiver)
+  }
+  const setter = ownDesc.set
+  if (setter === undefined) return false
+  yield { kind: "call", f: setter, thisArg: Receiver, args: [V] }
+  return true
+}
+
+/** Steps 2.c-e of OrdinarySetWithOwnDescriptor: the writable-data-property case, on the receiver. */
+const SetOnReceiver = (P: PropertyKey, V: Value, Receiver: Value): boolean => {
+  if (!(Receiver instanceof JSObject)) return false
+  const existing = Receiver.GetOwnProperty(P)
+  if (existing !== undefined) {
+    if (existing.accessor || !existing.writable) return false
+    return Receiver.DefineOwnProperty(P, { value: V })
+  }
+  return Receiver.DefineOwnProperty(P, { value: V, writable: true, enumerable: true, configurable: true })
+}
+
+// https://tc39.es/ecma262/#sec-validateandapplypropertydescriptor
+export const ValidateAndApplyPropertyDescriptor = (
+  O: JSObject | undefined,
+  P: PropertyKey,
+  extensible: boolean,
+  Desc: PropertyDescriptor,
+  current: Property | undefined,
+): boolean => {
+  if (current === undefined) {
+    if (!extensible) return false
+    if (O === undefined) return true
+    const prop = IsAccessorDescriptor(Desc)
+      ? Property.accessorOf(Desc.get, Desc.set, Desc.enumerable ?? false, Desc.configurable ?? false)
+      : Property.data(Desc.value, Desc.writable ?? false, Desc.enumerable ?? false, Desc.configurable ?? false)
+    O.properties.set(P, prop)
+    return true
+  }
+  if (!current.configurable) {
+    if (Desc.configurable === true) return false
+    if ("enumerable" in Desc && Desc.enumerable !== current.enumerable) return false
+    if (!IsGenericDescriptor(Desc) && IsAccessorDescriptor(Desc) !== current.accessor) return false
+    if (current.accessor) {
+      if ("get" in Desc && Desc.get !== current.get) return false
+      if ("set" in Desc && Desc.set !== current.set) return false
+    } else if (!current.writable) {
+      if (Desc.writable === true) return false
+      if ("value" in Desc && !Object.is(Desc.value, current.value)) return false
+    }
+  }
+  if (O === undefined) return true
+  if (IsDataDescriptor(Desc) && current.accessor) {
+    O.properties.set(
+      P,
+      Property.data(Desc.value, Desc.writable ?? false, Desc.enumerable ?? current.enumerable, Desc.configurable ?? current.configurable),
+    )
+    return true
+  }
+  if (IsAccessorDescriptor(Desc) && !current.accessor) {
+    O.properties.set(
+      P,
+      Property.accessorOf(Desc.get, Desc.set, Desc.enumerable ?? current.enumerable, Desc.configurable ?? current.configurable),
+    )
+    return true
+  }
+  // Same kind: update the stored record in place (it may be a synthesized record for exotic storage; see ArrayObject).
+  const target = O.properties.get(P) ?? current
+  if ("value" in Desc) target.value = Desc.value
+  if ("writable" in Desc) target.writable = Desc.writable!
+  if ("get" in Desc) target.get = Desc.get
+  if ("set" in Desc) target.set = Desc.set
+  if ("enumerable" in Desc) target.enumerable = Desc.enumerable!
+  if ("configurable" in Desc) target.configurable = Desc.configurable!
+  return true
+}

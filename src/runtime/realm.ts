@@ -1,0 +1,91 @@
+/**
+ * A realm: the intrinsics of one run, its global object, and the agent-level state the spec keeps beside them
+ * (the job queue, the symbol registry, rejected-promise tracking, captured console output). Everything a run
+ * needs besides the engine's own stack hangs from here, so that a snapshot is the realm plus the engine state.
+ * Intrinsics are registered under their spec names ("%Array.prototype%") — the identity snapshots use to save
+ * built-ins by name. Creating a realm is `createRealm` in src/intrinsics/index.ts (the runtime never depends on
+ * the intrinsics).
+ */
+import type { JSObject } from "./object.ts"
+import type { Job, PromiseCapability } from "./promise.ts"
+import type { Value } from "./value.ts"
+import type { SymbolValue } from "./value.ts"
+
+export interface SourceLocation {
+  readonly line: number
+  readonly column: number
+}
+
+
+/** A call from the program into the host, waiting to be picked up. */
+export interface HostCallRequest {
+  readonly callId: number
+  readonly path: string
+  readonly args: ReadonlyArray<Value>
+  readonly capability: PromiseCapability
+}
+
+export type LogLevel = "log" | "info" | "debug" | "warn" | "error"
+
+/** What the engine running this realm tells the runtime. */
+export interface RealmHost {
+  /** Where the running code is, for errors created now (their reported location). */
+  currentLocation(): SourceLocation | undefined
+  /** The source text of a function the program defined, for Function.prototype.toString; undefined if not kept. */
+  functionSourceText?(f: JSObject): string | undefined
+  /**
+   * The current time in epoch milliseconds, for `Date.now()`, `new Date()` and `Date()`. The host injects its
+   * clock here (the library passes its own, tests may pass a fixed one); intrinsics never read a host clock
+   * themselves but call `Realm.clock()`, which falls back to the host process's time when this is left out.
+   */
+  now?(): number
+}
+
+export class Realm {
+  readonly intrinsics = new Map<string, JSObject>()
+  readonly intrinsicNames = new Map<JSObject, string>()
+  globalObject!: JSObject
+  /** https://tc39.es/ecma262/#sec-hostenqueuepromisejob — FIFO. */
+  readonly jobs: Job[] = []
+  /** https://tc39.es/ecma262/#sec-symbol.for — GlobalSymbolRegistry. */
+  readonly symbolRegistry = new Map<string, SymbolValue>()
+  /** Promises rejected with no handler yet (HostPromiseRejectionTracker), in rejection order. */
+  readonly unhandledRejections = new Set<JSObject>()
+  /** Promises created and not yet settled (capped: Caps.maxPendingPromises). */
+  pendingPromises = 0
+  /**
+   * Calls into the host (tools, search, extension globals) made since the host last looked, in call order. The
+   * host takes them, runs them outside the run, and settles `capability` with the outcome.
+   */
+  readonly hostCalls: HostCallRequest[] = []
+  /** Sequence number of the last host call, for call keys `<runId>:<callId>`. */
+  lastCallId = 0
+  /** console output, already formatted. */
+  readonly logs: string[] = []
+  host: RealmHost = { currentLocation: () => undefined }
+
+  // Hot intrinsics, cached after installation.
+  ObjectPrototype!: JSObject
+  FunctionPrototype!: JSObject
+  ArrayPrototype!: JSObject
+
+  /** The current time in epoch milliseconds, from the host's clock (see `RealmHost.now`). */
+  clock(): number {
+    const now = this.host.now
+    // The one default clock of the core: a host that wants deterministic time installs `now`.
+    return now === undefined ? Date.now() : now.call(this.host)
+  }
+
+  /** The intrinsic named `name` ("%Array.prototype%"); a missing one is an engine bug. */
+  intrinsic(name: string): JSObject {
+    const o = this.intrinsics.get(name)
+    if (o === undefined) throw new Error(`codemode bug: intrinsic ${name} is not installed`)
+    return o
+  }
+
+  register(name: string, o: JSObject): JSObject {
+    this.intrinsics.set(name, o)
+    if (!this.intrinsicNames.has(o)) this.intrinsicNames.set(o, name)
+    return o
+  }
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config"
+
+// Test files live beside nothing else: everything under test/ ending in .test.ts.
+// Forked workers keep each file's heap and globals isolated (the VM tests allocate a lot),
+// and the generous timeout covers the Postgres-backed service suites on a loaded machine.
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    pool: "forks",
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})
