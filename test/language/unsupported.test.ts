@@ -1,0 +1,237 @@
+import { describe, expect, it } from "vitest"
+import { checkProgram } from "../../src/language/index.ts"
+
+const diagnose = (source: string) => {
+  const result = checkProgram(source)
+  return result.ok ? "ok" : result.diagnostic
+}
+
+describe("UnsupportedSyntax", () => {
+  it("with", () => {
+    expect(diagnose("const a = {}\n  with (a) { b }")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 3,
+          "line": 2,
+        },
+        "message": "\`with\` statements are not supported",
+      }
+    `)
+  })
+
+  it("debugger", () => {
+    expect(diagnose("if (x) {\n  debugger\n}")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 3,
+          "line": 2,
+        },
+        "message": "\`debugger\` statements are not supported",
+      }
+    `)
+  })
+
+  it("import declarations, in every form, at the `import` keyword", () => {
+    expect(diagnose("import x from 'y'")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`import\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("const a = 1\n  import { b } from 'c'")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 3,
+          "line": 2,
+        },
+        "message": "\`import\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("import * as ns from 'y'")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`import\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("import 'side-effect'")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`import\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("import /* comment */ x from 'y'")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`import\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("{ import x from 'y' }")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 3,
+          "line": 1,
+        },
+        "message": "\`import\` declarations are not supported",
+      }
+    `)
+  })
+
+  it("export declarations", () => {
+    expect(diagnose("export const a = 1")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`export\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("x\nexport default 1")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 2,
+        },
+        "message": "\`export\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("export { a }")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`export\` declarations are not supported",
+      }
+    `)
+  })
+
+  it("import.meta", () => {
+    expect(diagnose("const u = import.meta.url")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 11,
+          "line": 1,
+        },
+        "message": "\`import.meta\` is not supported",
+      }
+    `)
+  })
+
+  it("decorators and accessor fields", () => {
+    expect(diagnose("@sealed class A {}")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "decorators are not supported",
+      }
+    `)
+    expect(diagnose("class A {\n  @log m() {}\n}")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 3,
+          "line": 2,
+        },
+        "message": "decorators are not supported",
+      }
+    `)
+    expect(diagnose("class A {\n  accessor x = 1\n}")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 3,
+          "line": 2,
+        },
+        "message": "\`accessor\` class fields are not supported",
+      }
+    `)
+  })
+
+  it("import phases", () => {
+    expect(diagnose("const m = await import.source('x')")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 17,
+          "line": 1,
+        },
+        "message": "\`import.source()\` is not supported",
+      }
+    `)
+    expect(diagnose("const m = await import.defer('x')")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 17,
+          "line": 1,
+        },
+        "message": "\`import.defer()\` is not supported",
+      }
+    `)
+  })
+
+  it("reports the construct earliest in the source when there are several", () => {
+    expect(diagnose("debugger\nwith (a) {}")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`debugger\` statements are not supported",
+      }
+    `)
+    expect(diagnose("with (a) {}\nnew.target")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`with\` statements are not supported",
+      }
+    `)
+    expect(diagnose("new.target\nwith (a) {}")).toMatchInlineSnapshot(`
+      {
+        "kind": "ParseError",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "new.target expression is not allowed here",
+      }
+    `)
+  })
+
+  it("leaves eval, new Function, dynamic import and HTML comments alone", () => {
+    expect(diagnose("eval('x')\nnew Function('a', 'return a')\nawait import('fs')\nx = 1 <!-- html comment\n--> also a comment")).toBe("ok")
+  })
+})
