@@ -9,5 +9,7 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // The sandbox's time zone is UTC; the V8 oracle must agree for local-time Date programs.
+    env: { TZ: "UTC" },
   },
 })

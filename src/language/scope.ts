@@ -211,6 +211,8 @@ class Analyzer {
     if (calleeName !== undefined && !scope.bindings.has(calleeName) && !bodyScope.bindings.has(calleeName)) {
       scope.declare(calleeName, "callee", -1)
     }
+    // A derived constructor always has a `this` binding: its return checks that super() initialized it.
+    if (fi.kind === "derivedConstructor") scope.declare("this", "this", -1).needsTdz = true
     for (const p of fi.params) this.pattern(p, scope, true)
     if (Array.isArray(body)) this.statements(body, bodyScope)
     else this.expression(body as ESTree.Expression, bodyScope)
@@ -452,7 +454,7 @@ class Analyzer {
         return
       case "AssignmentPattern":
         this.pattern(node.left, scope, declaration)
-        return this.expression(node.right, scope)
+        return this.expression(node.right as ESTree.Expression, scope)
       case "RestElement":
         return this.pattern(node.argument, scope, declaration)
       case "MemberExpression":
@@ -538,7 +540,7 @@ class Analyzer {
       case "AwaitExpression":
         return this.expression(node.argument, scope)
       case "YieldExpression":
-        if (node.argument !== null) this.expression(node.argument, scope)
+        if (node.argument !== null && node.argument !== undefined) this.expression(node.argument, scope)
         return
       case "UnaryExpression":
       case "UpdateExpression":
@@ -581,7 +583,8 @@ class Analyzer {
     if (node.id !== null) scope.declare(node.id.name, "classInner", node.end ?? 0)
     for (const el of node.body.body) {
       if ((el.type === "MethodDefinition" || el.type === "PropertyDefinition") && el.key?.type === "PrivateIdentifier") {
-        scope.declare(`#${el.key.name}`, "private", -1)
+        const b = scope.declare(`#${el.key.name}`, "private", -1)
+        this.references.set(el.key, { binding: b, checked: false })
       }
     }
     // Class code is strict: the heritage and computed keys are evaluated in the enclosing function, which may not be.

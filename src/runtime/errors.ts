@@ -22,6 +22,12 @@ export class ErrorObject extends JSObject {
   location: SourceLocation | undefined
   /** The `stack` value once read or assigned (`{ value }`); undefined while it is still to be formatted. */
   stack: { value: Value } | undefined = undefined
+  /**
+   * Set by the host on the error a failed host call rejects with (src/host/host-failure.ts): the diagnostic the run
+   * reports if the program lets this error escape (`ToolFailure`, `UnknownTool`...). Invisible to the program;
+   * plain data, so it snapshots with the error.
+   */
+  hostDiagnostic: { readonly kind: string; readonly message: string; readonly path?: string } | undefined = undefined
   constructor(proto: JSObject | null, location: SourceLocation | undefined) {
     super(proto)
     this.kind = "Error"

@@ -8,6 +8,10 @@ import { join } from "node:path"
 
 export const knownFailuresPath = join(import.meta.dirname, "known-failures.txt")
 
+/** The list of one engine: known-failures.txt for the VM, known-failures.<engine>.txt for the others. */
+export const knownFailuresPathFor = (engine: string): string =>
+  engine === "vm" ? knownFailuresPath : join(import.meta.dirname, `known-failures.${engine}.txt`)
+
 const DEFAULT_HEADER = [
   "# Differential corpus programs whose engine result is known to differ from V8 (node:vm).",
   "# One id (<topic>/<name>) per line; '#' starts a comment. A listed program that now matches fails the test:",

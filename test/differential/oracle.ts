@@ -12,6 +12,31 @@ export const ORACLE_TIMEOUT_MS = 2000
 
 export const wrapProgram = (code: string): string => `(async function () {\n${code}\n})()`
 
+/**
+ * Web-platform globals that Node gives its main context but not node:vm contexts, and that codemode provides
+ * (intrinsics url.ts, encoding.ts, headers.ts, structured-clone.ts). The oracle context gets Node's own for these
+ * names only, with Node's attributes (the functions enumerable, the classes not). They belong to the host realm:
+ * what they return or throw is not `instanceof` the context's Error/Uint8Array/Map..., so corpus programs over
+ * them compare by `name`, `constructor.name` or Object.prototype.toString rather than by realm identity.
+ */
+const WEB_GLOBALS: ReadonlyArray<readonly [name: string, value: unknown, enumerable: boolean]> = [
+  ["URL", URL, false],
+  ["URLSearchParams", URLSearchParams, false],
+  ["TextEncoder", TextEncoder, false],
+  ["TextDecoder", TextDecoder, false],
+  ["Headers", Headers, false],
+  ["DOMException", DOMException, false],
+  ["atob", atob, true],
+  ["btoa", btoa, true],
+  ["structuredClone", structuredClone, true],
+]
+
+const INSTALL_WEB_GLOBALS = `(function (list) {
+  for (const [name, value, enumerable] of list) {
+    Object.defineProperty(globalThis, name, { value, writable: true, enumerable, configurable: true })
+  }
+})`
+
 export interface OracleRun {
   readonly outcome: Outcome
   /** The returned value itself (an object of the program's realm), when the program returned. */
@@ -49,7 +74,9 @@ export const runOracleDetailed = (code: string, options: OracleOptions = {}): Pr
     }
     let promise: Promise<unknown>
     try {
-      promise = vm.runInNewContext(source, vm.createContext(globals), {
+      const context = vm.createContext(globals)
+      ;(vm.runInContext(INSTALL_WEB_GLOBALS, context) as (list: typeof WEB_GLOBALS) => void)(WEB_GLOBALS)
+      promise = vm.runInContext(source, context, {
         timeout: ORACLE_TIMEOUT_MS,
       }) as Promise<unknown>
     } catch (e) {

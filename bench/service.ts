@@ -1,0 +1,237 @@
+/**
+ * `node bench/service.ts`: the execution service under load, printed as ratios (the machine is shared and noisy,
+ * so absolute numbers mean little on their own).
+ *
+ * 1. HTTP execute throughput: `POST /v1/runs { code: "1 + 1" }` against the same server's `GET /health`, each
+ *    with BENCH_CONNECTIONS concurrent keep-alive clients for BENCH_SECONDS, interleaved over BENCH_ROUNDS rounds;
+ *    the server is a `codemode serve` child process on Postgres (DATABASE_URL, default the local test server; a
+ *    fresh database is created and dropped) or, with no reachable Postgres, on embedded PGlite.
+ * 2. Resume latency (p50, p99): a program suspended while it awaits an idempotent webhook is resumed with
+ *    `wait: true` (claim the row in Postgres, restore the state, call the webhook again, finish). This needs the
+ *    VM to suspend (issue 5); until then the real figure is reported as n/a, and the same measurement is made
+ *    with the scripted executor of the service tests (service + Postgres, no VM state) so the service's share is
+ *    known.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url))
+const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3)
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
+const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
+const RESUMES = Number(process.env["BENCH_RESUMES"] ?? 100)
+const ADMIN_URL = process.env["DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/test"
+
+const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+}
+const percentile = (xs: ReadonlyArray<number>, p: number): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!
+}
+
+const post = async (url: string, body: unknown): Promise<any> => {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  const text = await res.text()
+  return { status: res.status, body: text === "" ? undefined : JSON.parse(text) }
+}
+
+/** Requests per second of `once` with CONNECTIONS concurrent loops for SECONDS. */
+const throughput = async (once: () => Promise<boolean>): Promise<{ rps: number; errors: number }> => {
+  let done = 0
+  let errors = 0
+  const until = performance.now() + SECONDS * 1000
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        if (await once().catch(() => false)) done++
+        else errors++
+      }
+    }),
+  )
+  return { rps: done / ((performance.now() - started) / 1000), errors }
+}
+
+const adminSql = async (statement: string): Promise<void> => {
+  const [{ Effect }, PgClient, { Redacted }] = await Promise.all([
+    import("effect"),
+    import("@effect/sql-pg/PgClient"),
+    import("effect"),
+  ])
+  await Effect.runPromise(
+    Effect.gen(function* () {
+      const sql = yield* PgClient.PgClient
+      yield* sql.unsafe(statement)
+    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(ADMIN_URL), maxConnections: 1, connectTimeout: "2 seconds" }))),
+  )
+}
+
+/** A database for the bench: a fresh one on the Postgres server, or undefined (embedded) when none answers. */
+const database = async (): Promise<{ env: Record<string, string>; label: string; drop: () => Promise<void> }> => {
+  const name = `codemode_bench_${Date.now().toString(36)}`
+  try {
+    await adminSql(`CREATE DATABASE ${name}`)
+    const url = new URL(ADMIN_URL)
+    url.pathname = `/${name}`
+    return { env: { DATABASE_URL: url.href }, label: `Postgres at ${url.host}`, drop: () => adminSql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) }
+  } catch {
+    const dir = mkdtempSync(join(tmpdir(), "codemode-bench-"))
+    return {
+      env: { DATABASE_URL: "", PGLITE_DIR: join(dir, "pglite") },
+      label: "embedded PGlite (no Postgres answered at DATABASE_URL)",
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    }
+  }
+}
+
+const serve = (env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let out = ""
+    const onData = (c: Buffer) => {
+      out += c.toString()
+      const m = /codemode listening on (http:\/\/\S+)/.exec(out)
+      if (m !== null) {
+        const exited = new Promise<void>((ok) => child.once("exit", () => ok()))
+        resolve({ url: m[1]!, child, stop: () => (child.kill("SIGTERM"), exited) })
+      }
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", (c: Buffer) => (out += c.toString()))
+    child.once("exit", (code) => reject(new Error(`codemode serve exited with ${code}:\n${out}`)))
+  })
+
+/** A webhook whose first call for a key hangs (until the run is suspended) and later calls answer at once. */
+const gateWebhook = async (): Promise<{ url: string; seen: Set<string>; close: () => void }> => {
+  const seen = new Set<string>()
+  const server = createServer((req, res) => {
+    let body = ""
+    req.on("data", (c: Buffer) => (body += c.toString()))
+    req.on("end", () => {
+      const key = (JSON.parse(body) as { key: string }).key
+      if (!seen.has(key)) {
+        seen.add(key)
+        return // never answered: the suspend interrupts the call
+      }
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(JSON.stringify({ output: "ok" }))
+    })
+  })
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => {
+      server.closeAllConnections()
+      server.close()
+    },
+  }
+}
+
+/** Resume latencies (ms) of RESUMES runs suspended mid-call; undefined when the server cannot suspend. */
+const resumeLatencies = async (
+  base: string,
+  webhook: { seen: Set<string> },
+  program: (i: number) => string,
+): Promise<Array<number> | undefined> => {
+  const ids: Array<string> = []
+  for (let i = 0; i < RESUMES; i++) {
+    const before = webhook.seen.size
+    const created = await post(`${base}/v1/runs`, { code: program(i), wait: false })
+    // Suspend only once the call is in flight at the webhook (runs go one at a time, so a new key is this run's),
+    // so the resume calls it again, and then it answers.
+    for (let tries = 0; webhook.seen.size === before; tries++) {
+      if (tries > 500) throw new Error("the program never called the webhook")
+      await new Promise((ok) => setTimeout(ok, 5))
+    }
+    for (let tries = 0; ; tries++) {
+      const suspended = await post(`${base}/v1/runs/${created.body.id}/suspend`, {})
+      if (suspended.status === 200) break
+      if (suspended.body?.error?.kind === "NotSuspendable") return undefined
+      if (tries > 50) throw new Error(`could not suspend: ${JSON.stringify(suspended.body)}`)
+      await new Promise((ok) => setTimeout(ok, 10))
+    }
+    ids.push(created.body.id)
+  }
+  const times: Array<number> = []
+  for (const id of ids) {
+    const started = performance.now()
+    const resumed = await post(`${base}/v1/runs/${id}/resume`, { wait: true })
+    times.push(performance.now() - started)
+    if (resumed.body?.status !== "succeeded") throw new Error(`resume did not succeed: ${JSON.stringify(resumed.body)}`)
+  }
+  return times
+}
+
+const main = async () => {
+  const db = await database()
+  const webhook = await gateWebhook()
+  const server = await serve(db.env)
+  try {
+    console.log(`service bench: ${CONNECTIONS} connections, ${SECONDS}s x ${ROUNDS} rounds, ${db.label}`)
+    const ok = await post(`${server.url}/v1/runs`, { code: "1 + 1" })
+    if (ok.body?.result?.value !== 2) throw new Error(`1 + 1 answered ${JSON.stringify(ok.body)}`)
+    const health: Array<number> = []
+    const execute: Array<number> = []
+    let errors = 0
+    for (let round = 0; round < ROUNDS; round++) {
+      const h = await throughput(async () => (await fetch(`${server.url}/health`).then((r) => r.text().then(() => r.ok))))
+      const e = await throughput(async () => (await post(`${server.url}/v1/runs`, { code: "1 + 1" })).status === 200)
+      health.push(h.rps)
+      execute.push(e.rps)
+      errors += h.errors + e.errors
+    }
+    const [mh, me] = [median(health), median(execute)]
+    console.log(`  GET /health                     ${mh.toFixed(0).padStart(7)} req/s`)
+    console.log(`  POST /v1/runs "1 + 1"           ${me.toFixed(0).padStart(7)} req/s   ratio to /health ${(me / mh).toFixed(3)}${errors ? `  (${errors} errors)` : ""}`)
+
+    await fetch(`${server.url}/v1/tools/bench.gate`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ description: "gate", input: {}, url: webhook.url, mode: "idempotent" }),
+    })
+    const real = await resumeLatencies(server.url, webhook, (i) => `await tools.bench.gate({ i: ${i} }); return ${i}`)
+    console.log(
+      real === undefined
+        ? "  resume latency (VM)             n/a: the VM cannot suspend yet (issue 5)"
+        : `  resume latency (VM)             p50 ${percentile(real, 50).toFixed(2)} ms   p99 ${percentile(real, 99).toFixed(2)} ms   (${real.length} resumes)`,
+    )
+  } finally {
+    await server.stop()
+  }
+
+  // The service's share of a resume, measured with the scripted executor of the service tests in process.
+  try {
+    const [{ startReplica }, Fake] = await Promise.all([import("../test/service/helpers.ts"), import("../test/service/fake-executor.ts")])
+    const replica = await startReplica({ databaseUrl: db.env["DATABASE_URL"] || undefined, ...(db.env["PGLITE_DIR"] ? { pgliteDir: db.env["PGLITE_DIR"] + "-scripted" } : {}), executor: Fake.layer })
+    try {
+      await fetch(`${replica.url}/v1/tools/bench.gate`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ description: "gate", input: {}, url: webhook.url, mode: "idempotent" }),
+      })
+      const scripted = (await resumeLatencies(replica.url, webhook, (i) => Fake.script({ steps: [{ call: "bench.gate", input: { s: i } }], return: i })))!
+      console.log(
+        `  resume latency (scripted)       p50 ${percentile(scripted, 50).toFixed(2)} ms   p99 ${percentile(scripted, 99).toFixed(2)} ms   (service + Postgres, no VM state)`,
+      )
+    } finally {
+      await replica.close()
+    }
+  } finally {
+    webhook.close()
+    await db.drop()
+  }
+}
+
+await main()

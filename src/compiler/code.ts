@@ -1,0 +1,79 @@
+/**
+ * Code objects: the compiled form of one function (or of the program body), as plain data. A code object holds no
+ * closures and no host functions, only numbers, strings and arrays, so that a run's state, which refers to code
+ * objects, can be serialized (by id). Every function node is compiled once into one code object, shared by all
+ * the closures created from it. Beside the bytecode: the constant pool, the exception handler table, and the
+ * location table mapping instruction offsets to source offsets (kept outside the instruction stream, as QuickJS
+ * does, so the stream stays lean).
+ */
+
+/** A tagged template's strings, cooked (undefined where an escape is invalid) and raw. */
+export interface TemplateSite {
+  readonly kind: "template"
+  readonly cooked: ReadonlyArray<string | undefined>
+  readonly raw: ReadonlyArray<string>
+}
+
+export type Constant = string | number | bigint | TemplateSite
+
+export type CodeFunctionKind = "normal" | "generator" | "async" | "asyncGenerator"
+
+/** What kind of function the code is the body of. */
+export type CodeRole =
+  | "program"
+  | "function" // function declaration or expression: a constructor unless async/generator
+  | "arrow"
+  | "method"
+  | "classConstructor"
+  | "derivedConstructor"
+  | "fieldInitializer"
+  | "staticBlock"
+
+export interface CodeObject {
+  readonly id: number
+  /** The function's name as inferred at compile time ("" if anonymous); computed keys name at run time. */
+  readonly name: string
+  readonly role: CodeRole
+  readonly functionKind: CodeFunctionKind
+  readonly strict: boolean
+  /** `length` of the function object: parameters before the first default or rest. */
+  readonly length: number
+  /** Registers 0..paramCount-1 receive the arguments. */
+  readonly paramCount: number
+  /** Registers including parameters. */
+  readonly registerCount: number
+  /** Operand stack slots needed (from the verifier). */
+  readonly maxStack: number
+  /** The frame keeps its argument list (arguments object, rest parameter, implicit derived constructor). */
+  readonly needsArgs: boolean
+  /** The instructions: opcode words followed by their operands. */
+  readonly bytecode: Int32Array
+  readonly constants: ReadonlyArray<Constant>
+  /** Exception handlers, innermost first: [start, end, target, stackDepth] per entry; `end` exclusive. */
+  readonly handlers: Int32Array
+  /** [pc, sourceOffset] pairs, ascending by pc. */
+  readonly locations: Int32Array
+  /** Source range of the function (Function.prototype.toString); the start also locates errors before its first instruction. */
+  readonly sourceOffset: number
+  readonly sourceEnd: number
+}
+
+/** The compiled program: every code object by id; `main` is the program body. */
+export interface CompiledProgram {
+  readonly codes: ReadonlyArray<CodeObject>
+  readonly main: CodeObject
+}
+
+/** The source offset of the instruction at `pc` (the last location entry at or before it). */
+export const sourceOffsetAt = (code: CodeObject, pc: number): number => {
+  const loc = code.locations
+  let lo = 0
+  let hi = loc.length / 2 - 1
+  if (hi < 0 || (loc[0] as number) > pc) return code.sourceOffset
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if ((loc[mid * 2] as number) <= pc) lo = mid
+    else hi = mid - 1
+  }
+  return loc[lo * 2 + 1] as number
+}

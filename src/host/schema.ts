@@ -1,0 +1,130 @@
+/**
+ * Tool schemas (spec "Tool.make"): a tool's `input` and `output` may be an Effect Schema, a Zod schema (Zod 4, or a
+ * Zod 3 schema from `zod/v3`), or a JSON Schema document. This module tells them apart and gives each the two things
+ * the host needs: a JSON Schema of the side the program sees, for the signature, and a decoder. Effect Schemas
+ * decode with `Schema.decodeUnknownEffect` (their decoding services join the runtime's environment); Zod schemas
+ * validate with `safeParseAsync`, which is Zod's decoding (transforms and defaults apply); a JSON Schema is
+ * render-only and lets every value through.
+ *
+ * Input is described on its encoded side (what the program passes, before decoding); output on its decoded side
+ * (what the program receives). Zod 4 renders with its own `toJSONSchema`; Zod 3 with zod-to-json-schema, which
+ * silently returns an empty schema for Zod 4 input (stack-notes §11), hence the explicit split.
+ */
+import { Effect, Schema } from "effect"
+import { toJSONSchema as zod4ToJsonSchema } from "zod/v4/core"
+import { zodToJsonSchema as zod3ToJsonSchema } from "zod-to-json-schema"
+import { effectToJsonSchema, type Side } from "./effect-json-schema.ts"
+import { documentRoot, isJsonSchemaObject, type JsonSchema } from "./json-schema.ts"
+
+export type { Side } from "./effect-json-schema.ts"
+
+/** A Zod 4 schema, structurally (classic and mini alike). */
+export interface Zod4Schema {
+  readonly _zod: { readonly input: unknown; readonly output: unknown }
+}
+
+/** A Zod 3 schema (`zod/v3`), structurally. */
+export interface Zod3Schema {
+  readonly _input: unknown
+  readonly _output: unknown
+  readonly _def: unknown
+}
+
+/**
+ * Anything `Tool.make` accepts as `input` or `output`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type ToolSchema = Schema.Top | Zod4Schema | Zod3Schema | JsonSchema
+
+/** The value `execute` receives for an input schema, or returns for an output schema... once decoded. */
+export type Decoded<S> = S extends Schema.Top
+  ? S["Type"]
+  : S extends { readonly _zod: { readonly output: infer O } }
+    ? O
+    : S extends { readonly _output: infer O }
+      ? O
+      : unknown
+
+/** The value decoding starts from. */
+export type Encoded<S> = S extends Schema.Top
+  ? S["Encoded"]
+  : S extends { readonly _zod: { readonly input: infer I } }
+    ? I
+    : S extends { readonly _input: infer I }
+      ? I
+      : unknown
+
+/** Services an Effect Schema needs to decode; nothing for the other kinds. */
+export type DecodingServices<S> = S extends Schema.Top ? S["DecodingServices"] : never
+
+type Kind =
+  | { readonly kind: "effect"; readonly schema: Schema.Top }
+  | { readonly kind: "zod4"; readonly schema: Zod4Schema }
+  | { readonly kind: "zod3"; readonly schema: Zod3Schema & ZodParse }
+  | { readonly kind: "json"; readonly schema: JsonSchema }
+
+interface ZodParse {
+  safeParseAsync(value: unknown): Promise<{ success: true; data: unknown } | { success: false; error: { issues: ReadonlyArray<ZodIssue> } }>
+}
+interface ZodIssue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+const classify = (s: unknown, role: string): Kind => {
+  if (Schema.isSchema(s)) return { kind: "effect", schema: s }
+  if (isJsonSchemaObject(s)) {
+    if ("_zod" in s) return { kind: "zod4", schema: s as unknown as Zod4Schema }
+    if ("_def" in s && typeof (s as Partial<ZodParse>).safeParseAsync === "function") {
+      return { kind: "zod3", schema: s as unknown as Zod3Schema & ZodParse }
+    }
+    return { kind: "json", schema: s }
+  }
+  throw new TypeError(`Tool ${role} must be an Effect Schema, a Zod schema or a JSON Schema object`)
+}
+
+/** A schema made ready for one side: its model-visible JSON Schema and, unless render-only, its decoder. */
+export interface PreparedSchema {
+  readonly jsonSchema: JsonSchema
+  /** Decodes a copied value; fails with a readable message. Undefined for render-only JSON Schemas. */
+  readonly decode: ((value: unknown) => Effect.Effect<unknown, string, unknown>) | undefined
+}
+
+export const prepareSchema = (s: unknown, side: Side, role: string): PreparedSchema => {
+  const k = classify(s, role)
+  switch (k.kind) {
+    case "effect": {
+      const decode = Schema.decodeUnknownEffect(k.schema as Schema.Codec<unknown, unknown, unknown, unknown>)
+      return {
+        jsonSchema: effectToJsonSchema(k.schema, side),
+        decode: (value) => decode(value).pipe(Effect.mapError((e) => e.message)),
+      }
+    }
+    case "zod4":
+      return {
+        jsonSchema: zod4ToJsonSchema(k.schema as never, { io: side === "encoded" ? "input" : "output", unrepresentable: "any" }) as JsonSchema,
+        decode: zodDecode(k.schema as unknown as ZodParse),
+      }
+    case "zod3":
+      return {
+        jsonSchema: zod3ToJsonSchema(k.schema as never, { effectStrategy: side === "encoded" ? "input" : "any" }) as JsonSchema,
+        decode: zodDecode(k.schema),
+      }
+    case "json":
+      return { jsonSchema: documentRoot(k.schema), decode: undefined }
+  }
+}
+
+const zodDecode =
+  (schema: ZodParse) =>
+  (value: unknown): Effect.Effect<unknown, string> =>
+    Effect.promise(() => schema.safeParseAsync(value)).pipe(
+      Effect.flatMap((r) => (r.success ? Effect.succeed(r.data) : Effect.fail(formatZodIssues(r.error.issues)))),
+    )
+
+const formatZodIssues = (issues: ReadonlyArray<ZodIssue>): string =>
+  issues
+    .map((i) => (i.path.length === 0 ? i.message : `${i.message} at ${i.path.map((p) => `[${JSON.stringify(typeof p === "number" ? p : String(p))}]`).join("")}`))
+    .join("; ")

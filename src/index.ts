@@ -1,0 +1,44 @@
+/**
+ * The public API of the codemode library, and nothing else.
+ *
+ * - `CodeMode`: `make` / `execute` a program against tools, `toolExpression` and `searchSignature` for the
+ *   callable forms hosts describe to models, and the model types (`Result`, `Diagnostic`, `ToolCall`...).
+ * - `Tool`: `Tool.make`, `Tool.idempotent`, `Tool.durable`.
+ * - `Namespace`: `Namespace.make`, a described group of tools.
+ * - `ToolError`: a tool's deliberate refusal, whose message the program may read.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * Running programs: `CodeMode.make(options)` builds a reusable runtime (`execute`, `catalog`),
+ * `CodeMode.execute({ ...options, code })` runs once.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export * as CodeMode from "./host/public.ts"
+
+/**
+ * Defining tools: `Tool.make({ description, input, output?, execute })`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export * as Tool from "./host/public-tool.ts"
+
+/**
+ * Grouping tools under a description: `Namespace.make({ description, tools })`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export * as Namespace from "./host/public-namespace.ts"
+
+/**
+ * A tool's deliberate refusal: its `message` (and `data`) reach the program; other failures do not.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export { ToolError } from "./host/tool-error.ts"

@@ -1,0 +1,116 @@
+/**
+ * Environment records of the tree-walker and where each binding lives in them. The scope analysis
+ * (src/language/scope.ts) decides what every identifier denotes; this module only lays it out: every scope that
+ * declares something gets an environment record (`Env`) when it is entered, with one slot per binding in
+ * declaration order, and a reference finds its record by walking the chain to the record of the binding's scope.
+ * Slots of `var` and function bindings start `undefined`, all others start uninitialized (`EMPTY`, the TDZ).
+ *
+ * Unlike the VM, the tree-walker keeps no binding in a register: one representation, resolved the same way for
+ * the code that declares a binding and for the closures that capture it.
+ */
+import type { ESTree } from "meriyah"
+import type { Binding, Resolution, Scope, ScopeAnalysis } from "../language/scope.ts"
+import { throwReferenceError } from "../runtime/completion.ts"
+import type { PrivateName } from "../runtime/object.ts"
+import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
+
+export type Slot = Value | Empty | PrivateName
+
+/** A declarative environment record: the bindings of one scope entry. */
+export class Env {
+  readonly scope: Scope
+  readonly slots: Slot[]
+  readonly parent: Env | null
+  constructor(scope: Scope, slots: Slot[], parent: Env | null) {
+    this.scope = scope
+    this.slots = slots
+    this.parent = parent
+  }
+}
+
+/** A resolved reference: the scope whose record holds the binding, its slot, and whether reads check the TDZ. */
+export interface Ref {
+  readonly binding: Binding
+  readonly scope: Scope
+  readonly slot: number
+  readonly checked: boolean
+}
+
+/** The binding layout of one program: slot numbers, initial records, resolved references. */
+export class Layout {
+  readonly analysis: ScopeAnalysis
+  private readonly slotOf = new Map<Binding, number>()
+  private readonly templates = new Map<Scope, Slot[]>()
+  private readonly refs = new Map<ESTree.Node, Ref | null>()
+
+  constructor(analysis: ScopeAnalysis) {
+    this.analysis = analysis
+  }
+
+  /** The template of a scope's fresh record, or undefined when the scope declares nothing. */
+  private template(scope: Scope): Slot[] | undefined {
+    let t = this.templates.get(scope)
+    if (t === undefined) {
+      t = []
+      for (const b of scope.bindings.values()) {
+        this.slotOf.set(b, t.length)
+        t.push((b.kind === "var" || b.kind === "function") && b.initFromParam === undefined ? undefined : EMPTY)
+      }
+      this.templates.set(scope, t)
+    }
+    return t.length === 0 ? undefined : t
+  }
+
+  /** Enters `scope`: a fresh record on top of `parent`, or `parent` itself when the scope declares nothing. */
+  enter(scope: Scope, parent: Env | null): Env | null {
+    const t = this.template(scope)
+    return t === undefined ? parent : new Env(scope, t.slice(), parent)
+  }
+
+  slot(b: Binding): number {
+    let s = this.slotOf.get(b)
+    if (s === undefined) {
+      this.template(b.scope)
+      s = this.slotOf.get(b)
+      if (s === undefined) throw new Error(`codemode bug: binding ${b.name} has no slot`)
+    }
+    return s
+  }
+
+  /** The reference an identifier (or `this`, `new.target`, a private name) denotes; null: a global lookup. */
+  ref(node: ESTree.Node): Ref | null {
+    let r = this.refs.get(node)
+    if (r === undefined) {
+      const res = this.analysis.references.get(node)
+      if (res === undefined) throw new Error(`codemode bug: unresolved ${node.type} at ${node.start ?? "?"}`)
+      r = this.refOf(res)
+      this.refs.set(node, r)
+    }
+    return r
+  }
+
+  refOf(res: Resolution): Ref | null {
+    const b = res.binding
+    if (b === undefined) return null
+    return { binding: b, scope: b.scope, slot: this.slot(b), checked: res.checked }
+  }
+
+  /** A binding as a reference (unchecked): for prologues and class set-up that store to it directly. */
+  bindingRef(b: Binding, checked = false): Ref {
+    return { binding: b, scope: b.scope, slot: this.slot(b), checked }
+  }
+}
+
+/** The record holding `ref`'s binding, starting from `env`. */
+export const recordOf = (env: Env | null, ref: Ref): Env => {
+  let e = env
+  while (e !== null && e.scope !== ref.scope) e = e.parent
+  if (e === null) throw new Error(`codemode bug: no environment for ${ref.binding.name}`)
+  return e
+}
+
+/** A binding read in its TDZ (V8's messages; `this` in a derived constructor before `super()`). */
+export const tdzError = (name: string): never =>
+  name === "this"
+    ? throwReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
+    : throwReferenceError(`Cannot access '${name}' before initialization`)

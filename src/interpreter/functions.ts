@@ -1,0 +1,189 @@
+/**
+ * Function bodies: FunctionDeclarationInstantiation (https://tc39.es/ecma262/#sec-functiondeclarationinstantiation)
+ * — the function's environment, `this`/`new.target`/`arguments` and the active function when some code uses
+ * them, parameters with defaults and patterns, the separate var environment, hoisted function declarations —
+ * then the body, and the return value (checked by a derived constructor). Generators suspend once their
+ * parameters are bound and hand their generator object to the caller. Field initializers and static blocks are
+ * function bodies of their own, called with the instance (or the class) as `this`, and implicit class
+ * constructors are evaluated here without an AST of their own.
+ *
+ * Calls from sandbox code go through `CallFunction`: a plain built-in runs at once; anything else is a `call`
+ * request the machine runs as a frame.
+ */
+import type { ESTree } from "meriyah"
+import type { FunctionInfo, Scope } from "../language/scope.ts"
+import { calleeText, fieldInitializerName } from "../language/static-semantics.ts"
+import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
+import { CreateArgumentsObject, CreateGeneratorObject, MakeFunction } from "../runtime/function-create.ts"
+import { IsCallable, NativeFunction, type ScriptFunction } from "../runtime/function-object.ts"
+import { ArrayObject } from "../runtime/array-object.ts"
+import { JSObject } from "../runtime/object.ts"
+import type { Task } from "../runtime/task.ts"
+import { EMPTY, type Value } from "../runtime/value.ts"
+import { checkSuperConstructor, InitializeInstanceElements } from "../vm/tasks.ts"
+import { recordOf, tdzError } from "./environment.ts"
+import { NamedEvaluation } from "./expressions.ts"
+import { type Activation, type Eval, isHostObject, type Resumption } from "./machine.ts"
+import { BindingInitialization } from "./patterns.ts"
+import { Completion, StatementList } from "./statements.ts"
+import { type Expr, storeRef } from "./references.ts"
+import { GeneratorReturn } from "./generators.ts"
+
+/** Evaluates the body of the function `a` is an activation of; its result is the function's return value. */
+export function* FunctionBody(a: Activation): Eval<Value> {
+  const code = a.code
+  const fi = code.fi
+  if (fi === undefined) return yield* ImplicitConstructorBody(a)
+  const node = code.node
+  let value: Value = undefined
+  switch (node.type) {
+    case "PropertyDefinition": {
+      yield* FunctionDeclarationInstantiation(a, fi)
+      const def = node as ESTree.PropertyDefinition
+      value = yield* NamedEvaluation(a, def.value as ESTree.Expression, fieldInitializerName(def))
+      break
+    }
+    case "StaticBlock":
+      yield* FunctionDeclarationInstantiation(a, fi)
+      value = returnValue(yield* StatementList(a, (node as ESTree.StaticBlock).body))
+      break
+    case "Program": {
+      yield* FunctionDeclarationInstantiation(a, fi)
+      const c = yield* StatementList(a, (node as ESTree.Program).body as ESTree.Statement[])
+      if (c instanceof Completion && c.type === "return") value = c.value
+      else a.m.programCompletion = { value: a.completion }
+      break
+    }
+    default: {
+      const f = node as ESTree.FunctionExpression | ESTree.ArrowFunctionExpression
+      yield* FunctionDeclarationInstantiation(a, fi)
+      if (fi.isGenerator) yield* GeneratorStart(a)
+      try {
+        if (f.body?.type === "BlockStatement") value = returnValue(yield* StatementList(a, f.body.body))
+        else value = yield* Evaluate(a, f.body as ESTree.Expression)
+      } catch (e) {
+        // A generator resumed with `return` while suspended at a yield outside any try statement.
+        if (!(e instanceof GeneratorReturn)) throw e
+        value = e.value
+      }
+    }
+  }
+  return FunctionEpilogue(a, value)
+}
+
+const returnValue = (c: Completion | undefined): Value => (c !== undefined && c.type === "return" ? c.value : undefined)
+
+/** The final step of a return: a derived constructor checks its result (DerivedCtorReturn in the VM). */
+export const FunctionEpilogue = (a: Activation, v: Value): Value => {
+  if (a.code.role !== "derivedConstructor") return v
+  const thisBinding = a.code.fi!.pseudo("this")
+  if (thisBinding === undefined) throw new Error("codemode bug: derived constructor without a this binding")
+  const ref = a.program.layout.bindingRef(thisBinding)
+  const thisValue = recordOf(a.env, ref).slots[ref.slot]
+  if (v instanceof JSObject) return v
+  if (v !== undefined) return throwTypeError("Derived constructors may only return object or undefined")
+  if (thisValue === EMPTY) return tdzError("this")
+  return thisValue as Value
+}
+
+// https://tc39.es/ecma262/#sec-functiondeclarationinstantiation
+function* FunctionDeclarationInstantiation(a: Activation, fi: FunctionInfo): Eval<void> {
+  const realm = a.realm
+  const layout = a.program.layout
+  if (a.code.role === "classConstructor" && a.code.hasInstanceElements) {
+    // [[Construct]] of a base class initializes fields before the body (and its parameters) run.
+    yield* InitializeElements(a.func, a.thisValue)
+  }
+  a.env = layout.enter(fi.scope, a.env)
+  const env = a.env
+  const init = (name: "this" | "new.target" | "function-object" | "arguments", v: () => Value): void => {
+    const b = fi.pseudo(name)
+    if (b !== undefined) env!.slots[layout.slot(b)] = v()
+  }
+  if (fi.kind !== "derivedConstructor") init("this", () => a.thisValue)
+  init("new.target", () => a.newTarget)
+  init("function-object", () => a.func)
+  init("arguments", () => CreateArgumentsObject(realm, a.args, a.func, a.code.strict))
+  for (const b of fi.scope.bindings.values()) {
+    if (b.kind === "callee") env!.slots[layout.slot(b)] = a.func
+  }
+  const params = fi.params
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i] as ESTree.Parameter
+    a.offset = p.start ?? a.offset
+    if (p.type === "RestElement") {
+      yield* BindingInitialization(a, p.argument, new ArrayObject(realm.ArrayPrototype, a.args.slice(i)), true)
+    } else {
+      yield* BindingInitialization(a, p, a.args[i], true)
+    }
+  }
+  if (fi.bodyScope !== fi.scope) {
+    a.env = layout.enter(fi.bodyScope, a.env)
+    for (const b of fi.bodyScope.bindings.values()) {
+      if (b.initFromParam === undefined) continue
+      const from = layout.bindingRef(b.initFromParam)
+      a.env!.slots[layout.slot(b)] = recordOf(a.env, from).slots[from.slot]
+    }
+  }
+  InstantiateFunctionDeclarations(a, fi.bodyScope)
+}
+
+/** Creates the closures of a scope's hoisted function declarations (the scope's record is current). */
+export const InstantiateFunctionDeclarations = (a: Activation, scope: Scope): void => {
+  for (const decl of scope.functionDeclarations) {
+    const id = decl.id as ESTree.Identifier
+    const F = MakeFunction(a.realm, a.program.code(decl, id.name), a.env)
+    storeRef(a, a.program.layout.ref(id), id.name, F, true)
+  }
+}
+
+/** A generator's body starts: create the generator object and hand it to the caller. */
+function* GeneratorStart(a: Activation): Eval<void> {
+  const gen = CreateGeneratorObject(a.realm, a.func, a.code.functionKind === "asyncGenerator")
+  a.frame.activation = gen
+  const r = (yield { kind: "suspend", deliver: gen }) as unknown as Resumption
+  if (r.mode === "throw") throw new ThrowCompletion(r.value)
+  if (r.mode === "return") throw new GeneratorReturn(r.value)
+}
+
+/** The body of an implicit class constructor (https://tc39.es/ecma262/#sec-runtime-semantics-classdefinitionevaluation step 14.a). */
+function* ImplicitConstructorBody(a: Activation): Eval<Value> {
+  if (a.code.role === "derivedConstructor") {
+    const parent = checkSuperConstructor(a.func)
+    const result = (yield { kind: "construct", f: parent, args: a.args, newTarget: a.newTarget as JSObject }) as JSObject
+    yield* InitializeElements(a.func, result)
+    return result
+  }
+  if (a.code.hasInstanceElements) yield* InitializeElements(a.func, a.thisValue)
+  return undefined
+}
+
+/** InitializeInstanceElements, unless the class defines no instance elements. */
+export function* InitializeElements(F: ScriptFunction, O: Value): Eval<void> {
+  if (F.fields.length === 0 && F.privateMethods.length === 0) return
+  yield* InitializeInstanceElements(O, F)
+}
+
+/** A closure of a function expression, arrow or method over the current environment. */
+export const InstantiateFunction = (a: Activation, node: ESTree.Node, name: string): ScriptFunction =>
+  MakeFunction(a.realm, a.program.code(node, name), a.env)
+
+/**
+ * Calls `f` from sandbox code: a plain built-in at once, anything else as a frame. `callee` names the callee in
+ * "x is not a function".
+ */
+export function* CallFunction(a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string): Eval<Value> {
+  a.m.steps--
+  if (f instanceof NativeFunction && !f.isTaskImpl) {
+    const r = f.impl(a.realm, thisArg, args, undefined, f)
+    if (isHostObject(r)) return yield* r as Task<Value>
+    return r as Value
+  }
+  if (!IsCallable(f)) throwTypeError(`${typeof callee === "string" ? callee : calleeText(callee)} is not a function`)
+  return yield { kind: "call", f: f as JSObject, thisArg, args }
+}
+
+/** Runs a runtime Task inline: its requests go to the machine through this evaluation. */
+export const run = <T>(task: Task<T>): Eval<T> => task as unknown as Eval<T>
+
+import { Evaluate } from "./expressions.ts"

@@ -1,0 +1,107 @@
+/**
+ * Suspension: `await` (https://tc39.es/ecma262/#await), `yield` and `yield*`
+ * (https://tc39.es/ecma262/#sec-generator-function-definitions-runtime-semantics-evaluation) in generators, async
+ * functions and async generators. A body suspends by yielding a `suspend` request: the machine takes its frame off
+ * the stack into its generator object, and the `generatorResume` request puts it back with a `Resumption`. The
+ * await reactions, the async generator request queue and the iterator results are the runtime's
+ * (src/runtime/generator.ts), as for the VM.
+ *
+ * A generator resumed with `return` completes like a `return` statement at the `yield`: a `GeneratorReturn`
+ * signal unwinds the expression evaluation to the nearest statement that handles completions (try/finally,
+ * for-of closing its iterator, the function body).
+ */
+import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
+import { AsyncGeneratorCompleteStep, AwaitPromise, AwaitThen, awaitPromiseFast } from "../runtime/generator.ts"
+import { CreateIterResultObject, type IteratorRecord } from "../runtime/iteration.ts"
+import { JSObject } from "../runtime/object.ts"
+import { describeValue } from "../runtime/operations.ts"
+import { ToBoolean } from "../runtime/conversions.ts"
+import { EMPTY, type Value } from "../runtime/value.ts"
+import { ResumeMode } from "../vm/opcodes.ts"
+import { GetAsyncIteratorTask, GetIteratorTask, YieldStarCallTask } from "../vm/tasks.ts"
+import { type Activation, type Eval, FrameKind, type Resumption } from "./machine.ts"
+import { GetField } from "./references.ts"
+
+/** A generator resumed with `return(value)`: completes the body like `return value` at the yield. */
+export class GeneratorReturn {
+  readonly value: Value
+  constructor(value: Value) {
+    this.value = value
+  }
+}
+
+/** Await(value): suspends until the promise for `value` settles; its value, or its reason thrown. */
+export function* Await(a: Activation, v: Value): Eval<Value> {
+  const realm = a.realm
+  const promise = awaitPromiseFast(realm, v) ?? (yield* AwaitPromise(realm, v))
+  const activation = a.generator
+  AwaitThen(realm, activation, promise)
+  const r = (yield { kind: "suspend", deliver: a.frame.kind === FrameKind.Async ? activation.promise : undefined }) as unknown as Resumption
+  if (r.mode === "throw") throw new ThrowCompletion(r.value)
+  return r.value
+}
+
+/**
+ * Yields `v` and returns how the body was resumed. Sync generators hand the caller an iterator result (or `v`
+ * itself when `raw`: yield* forwards the inner result); async generators resolve the pending request and
+ * continue at once with the next queued one, if any.
+ */
+function* YieldValue(a: Activation, v: Value, raw: boolean): Eval<Resumption> {
+  const gen = a.generator
+  if (a.frame.kind === FrameKind.AsyncGenerator) {
+    if (!raw) v = yield* Await(a, v)
+    yield* AsyncGeneratorCompleteStep(a.realm, gen, { kind: "next", value: v }, false)
+    const next = gen.queue[0]
+    if (next !== undefined) return { mode: next.completion.kind, value: next.completion.value }
+    gen.state = "suspendedYield"
+    return (yield { kind: "suspend", deliver: undefined }) as unknown as Resumption
+  }
+  gen.state = "suspendedYield"
+  return (yield { kind: "suspend", deliver: raw ? v : CreateIterResultObject(a.realm, v, false) }) as unknown as Resumption
+}
+
+/** `yield v`: the value sent by `next`, the exception sent by `throw`, or a return for `return`. */
+export function* Yield(a: Activation, v: Value): Eval<Value> {
+  const r = yield* YieldValue(a, v, false)
+  return yield* resume(a, r)
+}
+
+function* resume(a: Activation, r: Resumption): Eval<Value> {
+  if (r.mode === "next") return r.value
+  if (r.mode === "throw") throw new ThrowCompletion(r.value)
+  return yield* returnFromYield(a, r.value)
+}
+
+/** A return resumption: async generators await the value first. */
+function* returnFromYield(a: Activation, value: Value): Eval<never> {
+  if (a.frame.kind === FrameKind.AsyncGenerator) value = yield* Await(a, value)
+  throw new GeneratorReturn(value)
+}
+
+/** `yield* iterable`, given the iterable (https://tc39.es/ecma262/#sec-generator-function-definitions-runtime-semantics-evaluation). */
+export function* YieldStar(a: Activation, iterable: Value, notIterable: string | undefined): Eval<Value> {
+  const realm = a.realm
+  const isAsync = a.frame.kind === FrameKind.AsyncGenerator
+  const record = (isAsync ? yield* GetAsyncIteratorTask(realm, iterable, notIterable) : yield* GetIteratorTask(realm, iterable, notIterable)) as unknown as IteratorRecord
+  let received: Value = undefined
+  let mode: number = ResumeMode.Next
+  for (;;) {
+    let result: Value | typeof EMPTY = yield* YieldStarCallTask(realm, record, received, mode, isAsync)
+    if (result === EMPTY) {
+      // A return resumption and the inner iterator has no `return`: return the received value.
+      return yield* returnFromYield(a, received)
+    }
+    if (isAsync) result = yield* Await(a, result)
+    if (!(result instanceof JSObject)) return throwTypeError(`Iterator result ${describeValue(result)} is not an object`)
+    if (ToBoolean(yield* GetField(a, result, "done"))) {
+      const value = yield* GetField(a, result, "value")
+      if (mode !== ResumeMode.Return) return value
+      return yield* returnFromYield(a, value)
+    }
+    const r: Resumption = yield* YieldValue(a, isAsync ? yield* GetField(a, result, "value") : result, true)
+    mode = r.mode === "next" ? ResumeMode.Next : r.mode === "throw" ? ResumeMode.Throw : ResumeMode.Return
+    received = r.value
+    // NON-SPEC (as the VM): a `return` resumption's value is awaited here, and a rejection is thrown out of yield*.
+    if (isAsync && mode === ResumeMode.Return) received = yield* Await(a, received)
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The "legacy" engine's API: a tree-walking evaluator of the checked AST, over the same runtime, intrinsics and
+ * host boundary as the bytecode VM, with the same sans-I/O interface (src/host/run.ts `Engine`): the host
+ * constructs an `Interpreter` for a checked program and calls `run(stepBudget)` until it reports `completed` or
+ * `threw`; `idle` means the program waits on promises only the host can settle; `yielded` means the step budget
+ * ran out and `run` continues where it stopped. The engine never reads a clock; the host enforces time between
+ * slices. Unlike the VM it cannot be snapshotted: a run lives as long as its host generators.
+ *
+ * The program body is evaluated as an async function body called with `this` undefined. Its result is the
+ * promise's value when the body returns explicitly, else its completion value (what a script would evaluate to).
+ * Microtasks are drained with the runtime's `RunJob`, in the VM's order (which is V8's).
+ */
+import { analyzeScopes, NestingTooDeep, type ScopeAnalysis } from "../language/scope.ts"
+import { CreateErrorObject } from "../runtime/errors.ts"
+import { MakeFunction } from "../runtime/function-create.ts"
+import { ScriptFunction } from "../runtime/function-object.ts"
+import type { GeneratorObject } from "../runtime/generator.ts"
+import { RunJob, type PromiseObject } from "../runtime/promise.ts"
+import type { Realm } from "../runtime/realm.ts"
+import type { Task } from "../runtime/task.ts"
+import type { Value } from "../runtime/value.ts"
+import { Machine } from "./machine.ts"
+import { type FunctionCode, type InterpreterProgram, Program } from "./program.ts"
+
+export type InterpreterStatus =
+  | { readonly kind: "completed"; readonly value: Value }
+  | { readonly kind: "threw"; readonly value: Value }
+  | { readonly kind: "idle" }
+  | { readonly kind: "yielded" }
+
+export type { InterpreterProgram }
+
+/** Processed jobs are dropped from the queue's head in batches of this many. */
+const JOB_COMPACTION = 1024
+
+export class Interpreter {
+  readonly realm: Realm
+  private readonly machine: Machine | undefined
+  private readonly promise: PromiseObject | undefined
+  /** A program too deeply nested to analyse: reported as a thrown RangeError. */
+  private readonly refused: Value | undefined
+  /** Index of the next job to run in `realm.jobs`. */
+  private jobIndex = 0
+
+  constructor(realm: Realm, checked: InterpreterProgram) {
+    this.realm = realm
+    let analysis: ScopeAnalysis
+    try {
+      analysis = analyzeScopes(checked.ast, checked.strict)
+    } catch (e) {
+      if (!(e instanceof NestingTooDeep)) throw e
+      const location = checked.locate(e.offset)
+      realm.host = { ...realm.host, currentLocation: () => location }
+      this.refused = CreateErrorObject(realm, "RangeError", "Maximum call stack size exceeded")
+      this.machine = undefined
+      this.promise = undefined
+      return
+    }
+    const program = new Program(checked, analysis)
+    const machine = new Machine(realm, program)
+    this.machine = machine
+    this.refused = undefined
+    realm.host = {
+      ...realm.host,
+      currentLocation: () => machine.currentLocation(),
+      functionSourceText: (f) => {
+        if (!(f instanceof ScriptFunction)) return undefined
+        const code = f.code as FunctionCode
+        return code.sourceEnd > code.sourceOffset ? program.source.slice(code.sourceOffset, code.sourceEnd) : undefined
+      },
+    }
+    const main = MakeFunction(realm, program.main, null)
+    machine.pushScript(main, undefined, [], undefined)
+    const activation = machine.frames[0]!.activation as GeneratorObject
+    this.promise = activation.promise!
+    // The host reads the outcome from the status; the program's own promise is never an unhandled rejection.
+    this.promise.isHandled = true
+  }
+
+  run(stepBudget: number): InterpreterStatus {
+    const machine = this.machine
+    if (machine === undefined) return { kind: "threw", value: this.refused }
+    const realm = this.realm
+    machine.steps = stepBudget
+    for (;;) {
+      if (machine.execute()) return { kind: "yielded" }
+      const jobs = realm.jobs
+      if (this.jobIndex < jobs.length) {
+        const job = jobs[this.jobIndex++]!
+        if (this.jobIndex >= JOB_COMPACTION) {
+          jobs.splice(0, this.jobIndex)
+          this.jobIndex = 0
+        }
+        machine.pushTask(RunJob(realm, job) as Task<Value>, true)
+        continue
+      }
+      jobs.length = 0
+      this.jobIndex = 0
+      const promise = this.promise!
+      if (promise.state === "fulfilled") {
+        const completion = machine.programCompletion
+        return { kind: "completed", value: completion === undefined ? promise.result : completion.value }
+      }
+      if (promise.state === "rejected") return { kind: "threw", value: promise.result }
+      return { kind: "idle" }
+    }
+  }
+}

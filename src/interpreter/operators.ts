@@ -1,0 +1,94 @@
+/**
+ * Binary and unary operators on evaluated operands (https://tc39.es/ecma262/#sec-applystringornumericbinaryoperator,
+ * #sec-equality-operators, #sec-relational-operators). The semantics are the runtime's (operators.ts,
+ * comparison.ts); here each operator takes its cheap path when no operand is an object — no user code can run —
+ * and otherwise runs the runtime's Task, which may call `valueOf`/`toString`/`Symbol.toPrimitive`.
+ */
+import { IsLooselyEqual } from "../runtime/comparison.ts"
+import { ToNumber, ToNumberPrimitive, ToNumeric, ToString, ToStringPrimitive } from "../runtime/conversions.ts"
+import { JSObject } from "../runtime/object.ts"
+import { InOperator, InstanceofOperator } from "../runtime/operations.ts"
+import {
+  ApplyBinaryOperatorPrimitive,
+  ApplyStringOrNumericBinaryOperator,
+  type BinaryOperator,
+  UnaryPlusPrimitive,
+} from "../runtime/operators.ts"
+import type { Primitive, Value } from "../runtime/value.ts"
+import { comparePrimitive, CompareTask, type Relational, UnaryTask } from "../vm/tasks.ts"
+import type { Activation, Eval } from "./machine.ts"
+import { MISS, propertyKeyFast } from "../vm/operations.ts"
+
+/** Loose equality without user code, or MISS. */
+const looseEqualsFast = (l: Value, r: Value): boolean | typeof MISS => {
+  if (l === r) return true
+  const tl = typeof l
+  if (tl === typeof r && tl !== "object") return false
+  const ln = l === undefined || l === null
+  const rn = r === undefined || r === null
+  if (ln || rn) return ln && rn
+  if (l instanceof JSObject && r instanceof JSObject) return false
+  if (typeof l === "number" && typeof r === "string") return l === Number(r)
+  if (typeof l === "string" && typeof r === "number") return Number(l) === r
+  return MISS
+}
+
+/** `l op r` for every binary operator but the logical ones. */
+export function* BinaryOperation(a: Activation, op: string, l: Value, r: Value): Eval<Value> {
+  switch (op) {
+    case "===":
+      return l === r
+    case "!==":
+      return l !== r
+    case "==":
+    case "!=": {
+      const eq = looseEqualsFast(l, r)
+      if (eq !== MISS) return op === "==" ? eq : !eq
+      return (yield* IsLooselyEqual(a.realm, l, r)) === (op === "==")
+    }
+    case "<":
+    case ">":
+    case "<=":
+    case ">=":
+      if (!(l instanceof JSObject) && !(r instanceof JSObject)) return comparePrimitive(op as Relational, l, r)
+      return yield* CompareTask(a.realm, op as Relational, l, r)
+    case "in": {
+      const k = propertyKeyFast(l)
+      if (r instanceof JSObject && k !== MISS) return r.HasProperty(k)
+      return yield* InOperator(a.realm, l, r)
+    }
+    case "instanceof":
+      return yield* InstanceofOperator(l, r)
+    default:
+      if (!(l instanceof JSObject) && !(r instanceof JSObject)) return ApplyBinaryOperatorPrimitive(op as BinaryOperator, l, r)
+      return yield* ApplyStringOrNumericBinaryOperator(a.realm, l, op as BinaryOperator, r)
+  }
+}
+
+/** Unary `-`, `+`, `~` (https://tc39.es/ecma262/#sec-unary-operators). */
+export function* NumericUnary(a: Activation, op: "-" | "+" | "~", v: Value): Eval<Value> {
+  if (op === "+") {
+    if (typeof v === "number") return v
+    if (!(v instanceof JSObject)) return UnaryPlusPrimitive(v)
+    return yield* ToNumber(a.realm, v)
+  }
+  if (typeof v === "number" || typeof v === "bigint") return op === "-" ? -v : ~v
+  return yield* UnaryTask(a.realm, op, v)
+}
+
+/** ToNumeric (postfix `++`/`--` keep the converted old value). */
+export function* ToNumericValue(a: Activation, v: Value): Eval<number | bigint> {
+  if (typeof v === "number" || typeof v === "bigint") return v
+  if (!(v instanceof JSObject)) return ToNumberPrimitive(v as Primitive)
+  return yield* ToNumeric(a.realm, v)
+}
+
+/** `v + 1` / `v - 1` on a numeric (after ToNumeric, as `++`/`--` do). */
+export const increment = (n: number | bigint, delta: 1 | -1): number | bigint => (typeof n === "bigint" ? n + BigInt(delta) : n + delta)
+
+/** ToString of a template substitution. */
+export function* ToStringValue(a: Activation, v: Value): Eval<string> {
+  if (typeof v === "string") return v
+  if (!(v instanceof JSObject)) return ToStringPrimitive(v)
+  return yield* ToString(a.realm, v)
+}

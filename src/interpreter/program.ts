@@ -1,0 +1,124 @@
+/**
+ * What the tree-walker knows about the program it runs, computed once and shared by every evaluation: the scope
+ * analysis and binding layout, and one `FunctionCode` per function node — the static facts a function object is
+ * created from (src/language/static-semantics.ts), the same the compiler bakes into its code objects. Template
+ * objects are cached here per site, as GetTemplateObject's [[TemplateMap]] requires.
+ */
+import type { ESTree } from "meriyah"
+import type { FunctionInfo, ScopeAnalysis } from "../language/scope.ts"
+import {
+  classHasInstanceElements,
+  expectedArgumentCount,
+  type FunctionKindName,
+  type FunctionRole,
+  functionKindOf,
+  roleOf,
+} from "../language/static-semantics.ts"
+import type { FunctionShape } from "../runtime/function-create.ts"
+import type { JSObject } from "../runtime/object.ts"
+import type { SourceLocation } from "../runtime/realm.ts"
+import { Layout } from "./environment.ts"
+
+type ClassNode = ESTree.ClassDeclaration | ESTree.ClassExpression
+
+/** The tree-walker's code object: a function node and what the function object is made from. */
+export interface FunctionCode extends FunctionShape {
+  /** The function node; a PropertyDefinition (field initializer), a StaticBlock, or the class (implicit constructor). */
+  readonly node: ESTree.Node
+  /** Undefined for an implicit class constructor. */
+  readonly fi: FunctionInfo | undefined
+  readonly role: FunctionRole
+  readonly functionKind: FunctionKindName
+  /** Source range (Function.prototype.toString); the start also locates errors before the first expression. */
+  readonly sourceOffset: number
+  readonly sourceEnd: number
+  /** Class constructors: the class, whether its instances get elements, whether it extends something. */
+  readonly classNode: ClassNode | undefined
+  readonly hasInstanceElements: boolean
+}
+
+/** What the tree-walker needs of a checked program (src/language's CheckedProgram). */
+export interface InterpreterProgram {
+  readonly ast: ESTree.Program
+  readonly source: string
+  readonly strict: boolean
+  locate(offset: number): SourceLocation
+}
+
+export class Program {
+  readonly source: string
+  readonly locate: (offset: number) => SourceLocation
+  readonly analysis: ScopeAnalysis
+  readonly layout: Layout
+  readonly main: FunctionCode
+  private readonly codes = new Map<ESTree.Node, FunctionCode>()
+  /** Tagged template objects, per site. */
+  readonly templates = new Map<ESTree.Node, JSObject>()
+
+  constructor(program: InterpreterProgram, analysis: ScopeAnalysis) {
+    this.source = program.source
+    this.locate = (offset) => program.locate(offset)
+    this.analysis = analysis
+    this.layout = new Layout(analysis)
+    const fi = analysis.program
+    this.main = {
+      node: program.ast,
+      fi,
+      role: "program",
+      functionKind: "async",
+      strict: fi.strict,
+      length: 0,
+      name: "",
+      sourceOffset: 0,
+      sourceEnd: 0,
+      classNode: undefined,
+      hasInstanceElements: false,
+    }
+  }
+
+  /** The code of a function node (function, arrow, method, field initializer, static block), named `name`. */
+  code(node: ESTree.Node, name: string, classNode?: ClassNode): FunctionCode {
+    let c = this.codes.get(node)
+    if (c === undefined) {
+      const fi = this.analysis.functions.get(node)
+      if (fi === undefined) throw new Error(`codemode bug: no function info for ${node.type}`)
+      c = {
+        node,
+        fi,
+        role: roleOf(fi),
+        functionKind: functionKindOf(fi),
+        strict: fi.strict,
+        length: expectedArgumentCount(fi.params),
+        name,
+        sourceOffset: node.start ?? 0,
+        sourceEnd: node.end ?? 0,
+        classNode,
+        hasInstanceElements: classNode !== undefined && classHasInstanceElements(classNode),
+      }
+      this.codes.set(node, c)
+    }
+    return c
+  }
+
+  /** The implicit constructor of a class without one: empty, or `constructor(...args) { super(...args) }`. */
+  implicitConstructor(node: ClassNode, name: string): FunctionCode {
+    let c = this.codes.get(node)
+    if (c === undefined) {
+      c = {
+        node,
+        fi: undefined,
+        role: node.superClass !== null ? "derivedConstructor" : "classConstructor",
+        functionKind: "normal",
+        strict: true,
+        length: 0,
+        name,
+        sourceOffset: 0,
+        sourceEnd: 0,
+        classNode: node,
+        hasInstanceElements: classHasInstanceElements(node),
+      }
+      this.codes.set(node, c)
+    }
+    return c
+  }
+}

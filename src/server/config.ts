@@ -1,0 +1,79 @@
+/**
+ * The service's configuration, read once from the environment with Effect `Config` (issue 6 "Config from the
+ * environment"). Everything tunable lives here so tests can build a server from a plain record
+ * (`ConfigProvider.fromUnknown`) instead of mutating `process.env`.
+ *
+ * | variable                      | default            | meaning                                                  |
+ * | ----------------------------- | ------------------ | -------------------------------------------------------- |
+ * | `PORT`                        | 8080               | listening port (0 picks a free one)                      |
+ * | `HOST`                        | 0.0.0.0            | listening address                                        |
+ * | `DATABASE_URL`                | (unset)            | Postgres server; unset = embedded PGlite in `PGLITE_DIR` |
+ * | `PGLITE_DIR`                  | ./data/pglite      | embedded database folder                                 |
+ * | `CODEMODE_API_KEY`            | (unset)            | when set, `/v1` needs `Authorization: Bearer <key>`      |
+ * | `CODEMODE_REPLICA_ID`         | host:pid:random    | this replica's name in `runs.owner`                      |
+ * | `CODEMODE_LEASE_MS`           | 15000              | how long a run's owner holds it without renewing         |
+ * | `CODEMODE_POLL_MS`            | 1000               | lease renewal and control-request polling period         |
+ * | `CODEMODE_MAX_BODY_BYTES`     | 1048576            | request body limit (413 above it)                        |
+ * | `CODEMODE_DEFAULT_TIMEOUT_MS` | 60000              | `limits.timeoutMs` of runs that do not set one           |
+ * | `CODEMODE_CONTROL_TIMEOUT_MS` | 10000              | how long suspend/cancel wait for the owning replica      |
+ * | `CODEMODE_WEBHOOK_TIMEOUT_MS` | 30000              | webhook tool timeout when the tool sets none             |
+ * | `CODEMODE_WEBHOOK_RETRIES`    | 3                  | retries of idempotent webhook calls (network / 5xx)      |
+ */
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { hostname } from "node:os"
+
+export interface ServerConfigShape {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  readonly pgliteDir: string
+  readonly apiKey: Option.Option<Redacted.Redacted>
+  readonly replicaId: string
+  readonly leaseMs: number
+  readonly pollMs: number
+  readonly maxBodyBytes: number
+  readonly defaultTimeoutMs: number
+  readonly controlTimeoutMs: number
+  readonly webhookTimeoutMs: number
+  readonly webhookRetries: number
+}
+
+const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
+const positive = (name: string, fallback: number) => Config.schema(PositiveInt, name).pipe(Config.withDefault(fallback))
+
+const optionalSecret = (name: string) =>
+  Config.option(Config.Redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value) !== "")))
+
+/** The `Config` description of the whole server configuration. */
+export const config: Config.Config<ServerConfigShape> = Config.all({
+  // 0 asks the OS for a free port (tests, benchmarks); Config.Port refuses it.
+  port: Config.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 })), "PORT").pipe(Config.withDefault(8080)),
+  host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
+  // Empty values (as compose files and shells often leave them) count as absent.
+  databaseUrl: optionalSecret("DATABASE_URL"),
+  pgliteDir: Config.String("PGLITE_DIR").pipe(Config.withDefault("./data/pglite")),
+  apiKey: optionalSecret("CODEMODE_API_KEY"),
+  replicaId: Config.String("CODEMODE_REPLICA_ID").pipe(
+    Config.withDefault(`${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`),
+  ),
+  leaseMs: positive("CODEMODE_LEASE_MS", 15_000),
+  pollMs: positive("CODEMODE_POLL_MS", 1_000),
+  maxBodyBytes: positive("CODEMODE_MAX_BODY_BYTES", 1024 * 1024),
+  defaultTimeoutMs: positive("CODEMODE_DEFAULT_TIMEOUT_MS", 60_000),
+  controlTimeoutMs: positive("CODEMODE_CONTROL_TIMEOUT_MS", 10_000),
+  webhookTimeoutMs: positive("CODEMODE_WEBHOOK_TIMEOUT_MS", 30_000),
+  webhookRetries: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "CODEMODE_WEBHOOK_RETRIES").pipe(
+    Config.withDefault(3),
+  ),
+})
+
+export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("codemode/server/ServerConfig") {
+  /** Reads the configuration from the current `ConfigProvider` (the environment by default). */
+  static readonly layer: Layer.Layer<ServerConfig, Config.ConfigError> = Layer.effect(ServerConfig, config)
+  static readonly layerValue = (shape: ServerConfigShape): Layer.Layer<ServerConfig> => Layer.succeed(ServerConfig, shape)
+}

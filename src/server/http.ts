@@ -1,0 +1,208 @@
+/**
+ * The HTTP layer: thin handlers over the services (decode, call one service, encode) and the one error choke
+ * point. Domain errors are mapped to their answer by tag in `toApiError`; everything the HTTP machinery itself
+ * rejects (malformed JSON, a body that does not match the schema, an oversized body, an unknown route) and any
+ * unexpected failure goes through the global `errors` middleware, which also applies the body limit. Every error
+ * body is `{ error: { kind, message } }`; unexpected failures are logged and answered with a generic 500.
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import * as ByteSize from "effect/ByteSize"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerError from "effect/http/HttpServerError"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import * as HttpApiError from "effect/http-api/HttpApiError"
+import { Api, BadRequest, Conflict, NotFound, Tenant, Unavailable, type ApiError, type CatalogTool } from "./api.ts"
+import * as Auth from "./auth.ts"
+import { ServerConfig } from "./config.ts"
+import { appliedMigration, latestMigration } from "./db.ts"
+import { Executor, type SuspendRefused } from "./executor.ts"
+import { yaml } from "./openapi.ts"
+import type { ToolNotFound, ToolPathConflict, UnknownToolFilter } from "./registry.ts"
+import { ToolRegistry } from "./registry.ts"
+import { Runs, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound } from "./runs.ts"
+
+type DomainError =
+  | RunNotFound
+  | RunConflict
+  | ControlTimeout
+  | InvalidCursor
+  | SuspendRefused
+  | UnknownToolFilter
+  | ToolNotFound
+  | ToolPathConflict
+  | SqlError.SqlError
+
+const detail = (kind: string, message: string) => ({ error: { kind, message } })
+
+/** The choke point for domain errors: each tag has its answer. */
+export const toApiError = (e: DomainError): Effect.Effect<never, ApiError> => {
+  switch (e._tag) {
+    case "RunNotFound":
+      return Effect.fail(new NotFound(detail("RunNotFound", e.message)))
+    case "ToolNotFound":
+      return Effect.fail(new NotFound(detail("ToolNotFound", e.message)))
+    case "RunConflict":
+      return Effect.fail(new Conflict(detail(e.kind, e.message)))
+    case "ToolPathConflict":
+      return Effect.fail(new Conflict(detail("ToolPathConflict", e.message)))
+    case "SuspendRefused":
+      return Effect.fail(new Conflict({ error: { kind: e.reason === "Blocked" ? "SuspendBlocked" : e.reason, message: e.message, calls: e.calls } }))
+    case "UnknownToolFilter":
+      return Effect.fail(new BadRequest(detail("UnknownTool", e.message)))
+    case "InvalidCursor":
+      return Effect.fail(new BadRequest(detail("InvalidCursor", e.message)))
+    case "ControlTimeout":
+      return Effect.fail(new Unavailable(detail("ControlTimeout", e.message)))
+    case "SqlError":
+      return Effect.logError("database error", e).pipe(
+        Effect.andThen(Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database is unavailable; try again")))),
+      )
+  }
+}
+
+const handle = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, ApiError, R> =>
+  Effect.catch(effect, toApiError)
+
+/** Runs `f` for the request's tenant (decided by the auth middleware). */
+const withTenant = <A, E, R>(f: (tenant: string) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    return yield* f(yield* Tenant)
+  })
+
+const RunsHandlers = HttpApiBuilder.group(
+  Api,
+  "runs",
+  Effect.fn(function* (handlers) {
+    const runs = yield* Runs
+    return handlers
+      .handle("create", ({ payload }) => handle(withTenant((t) => runs.create(t, payload))))
+      .handle("list", ({ query }) => handle(withTenant((t) => runs.list(t, query))))
+      .handle("get", ({ params }) => handle(withTenant((t) => runs.get(t, params.id))))
+      .handle("suspend", ({ params }) => handle(withTenant((t) => runs.suspend(t, params.id))))
+      .handle("resume", ({ params, payload }) =>
+        handle(withTenant((t) => runs.resume(t, params.id, payload.wait ?? true))),
+      )
+      .handle("cancel", ({ params }) => handle(withTenant((t) => runs.cancel(t, params.id))))
+  }),
+)
+
+const ToolsHandlers = HttpApiBuilder.group(
+  Api,
+  "tools",
+  Effect.fn(function* (handlers) {
+    const registry = yield* ToolRegistry
+    const executor = yield* Executor
+    return handlers
+      .handle("put", ({ params, payload }) => {
+        if (payload.mode === "durable") {
+          return Effect.fail(new BadRequest(detail("Unsupported", "Durable webhook tools (mode \"durable\") are not supported by this server yet")))
+        }
+        const refused = executor.check({ path: params.path, description: payload.description, input: payload.input, output: payload.output })
+        if (refused !== undefined) return Effect.fail(new BadRequest(detail("InvalidTool", refused)))
+        return handle(withTenant((t) => registry.put(t, params.path, payload)))
+      })
+      .handle("list", () =>
+        handle(
+          Effect.gen(function* () {
+            const { tools, namespaces } = yield* registry.all(yield* Tenant)
+            const signatures = new Map(executor.catalog(tools).map((e) => [e.path, e.signature]))
+            return {
+              tools: tools.map(
+                (t): CatalogTool => ({
+                  path: t.path,
+                  description: t.description,
+                  signature: signatures.get(t.path) ?? "",
+                  input: t.input as CatalogTool["input"],
+                  ...(t.output === undefined ? {} : { output: t.output as CatalogTool["input"] }),
+                  url: t.url,
+                  mode: t.mode,
+                  ...(t.timeoutMs === undefined ? {} : { timeoutMs: t.timeoutMs }),
+                }),
+              ),
+              namespaces,
+            }
+          }),
+        ),
+      )
+      .handle("delete", ({ params }) => handle(withTenant((t) => registry.remove(t, params.path))))
+      .handle("putNamespace", ({ params, payload }) =>
+        handle(withTenant((t) => registry.putNamespace(t, params.path, payload.description))),
+      )
+  }),
+)
+
+const SystemHandlers = HttpApiBuilder.group(
+  Api,
+  "system",
+  Effect.fn(function* (handlers) {
+    const sql = yield* SqlClient.SqlClient
+    const latest = latestMigration()
+    return handlers
+      .handle("health", () => Effect.succeed({ status: "ok" as const }))
+      .handle("ready", () =>
+        Effect.gen(function* () {
+          const applied = yield* appliedMigration.pipe(Effect.timeout("2 seconds"), Effect.provideService(SqlClient.SqlClient, sql))
+          if (applied < latest) {
+            return yield* new Unavailable(detail("MigrationsPending", `Migration ${applied} of ${latest} is applied`))
+          }
+          return { status: "ready" as const, migration: applied }
+        }).pipe(
+          Effect.catchTags({
+            SqlError: () => Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database does not answer"))),
+            TimeoutError: () => Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database does not answer"))),
+          }),
+        ),
+      )
+      .handle("openapi", () => Effect.succeed(yaml()))
+  }),
+)
+
+const json = (status: number, kind: string, message: string) =>
+  HttpServerResponse.jsonUnsafe({ error: { kind, message } }, { status })
+
+/** The last word on every request: body limit, and a JSON error body for whatever the routes did not answer. */
+const errors = HttpRouter.middleware(
+  Effect.gen(function* () {
+    const config = yield* ServerConfig
+    // Typed as possibly failing (unknown): the router's types only accept middleware that passes errors on.
+    return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => httpEffect.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(config.maxBodyBytes)),
+      Effect.catchCause((cause) => {
+        if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
+        const failure = Cause.findErrorOption(cause)
+        const defect = Cause.findDefect(cause)
+        const error = failure._tag === "Some" ? failure.value : defect._tag === "Success" ? defect.success : undefined
+        if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
+          return Effect.succeed(json(400, "InvalidRequest", `Invalid request ${error.kind.toLowerCase()}: ${error.cause.message}`))
+        }
+        if (HttpServerError.isHttpServerError(error)) {
+          const reason = error.reason
+          if (reason._tag === "RouteNotFound") return Effect.succeed(json(404, "RouteNotFound", `No route for ${reason.request.method} ${reason.request.url}`))
+          if (reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge") {
+            return Effect.succeed(json(413, "PayloadTooLarge", `The request body is larger than ${config.maxBodyBytes} bytes`))
+          }
+          if (reason._tag === "RequestParseError") return Effect.succeed(json(400, "InvalidRequest", "The request body could not be read"))
+        }
+        return Effect.logError("unexpected failure", cause).pipe(
+          Effect.as(json(500, "InternalError", "Internal server error")),
+        )
+      }),
+    )
+  }),
+  { global: true },
+)
+
+/** Every route of the API plus the error middleware; needs the services and the HTTP server. */
+export const routes = Layer.mergeAll(
+  HttpApiBuilder.layer(Api).pipe(
+    // provideMerge: the route pipeline looks the middleware up again when the routes are built.
+    Layer.provide(Layer.mergeAll(RunsHandlers, ToolsHandlers, SystemHandlers).pipe(Layer.provideMerge(Auth.layer))),
+  ),
+  errors,
+)

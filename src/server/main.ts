@@ -1,0 +1,80 @@
+/**
+ * The server, assembled. Layers are built outermost first (stack-notes §6.4): the configuration, then the
+ * database (connect + migrations), then the services, then the HTTP server — so the socket only listens once
+ * everything behind it is ready, and a request can never arrive before its routes exist. Shutdown runs the other
+ * way: the socket closes, then `Runs` suspends (or fails) what it was executing, then the pool closes.
+ */
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServer from "effect/http/HttpServer"
+import { createServer } from "node:http"
+import { ServerConfig } from "./config.ts"
+import * as Database from "./db.ts"
+import type { DatabaseKind } from "./db.ts"
+import { Executor } from "./executor.ts"
+import { routes } from "./http.ts"
+import { Notifications } from "./notifications.ts"
+import { ToolRegistry } from "./registry.ts"
+import { Runs } from "./runs.ts"
+import { RunStore } from "./store.ts"
+import { Webhooks } from "./webhooks.ts"
+
+export interface ServerOptions {
+  /** The interpreter behind the service; the codemode VM by default (tests may pass a scripted one). */
+  readonly executor?: Layer.Layer<Executor> | undefined
+  /** How replicas hear about each other; by default LISTEN/NOTIFY on a Postgres server, in-process on PGlite. */
+  readonly notifications?: Layer.Layer<Notifications, never, PgClient.PgClient | DatabaseKind> | undefined
+}
+
+/** Runs and everything it needs, over a migrated database. */
+export const services = (options: ServerOptions = {}) =>
+  Runs.layer.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        RunStore.layer,
+        ToolRegistry.layer,
+        Webhooks.layer,
+        options.notifications ?? Notifications.layer,
+        options.executor ?? Executor.layer,
+      ),
+    ),
+  )
+
+const listen = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* ServerConfig
+    return NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000 }), {
+      port: config.port,
+      host: config.host,
+      gracefulShutdownTimeout: "5 seconds",
+    })
+  }),
+)
+
+/**
+ * The whole server for a given configuration: exposes the `HttpServer` (its address) and the services, so tests
+ * can build replicas in process and look at them.
+ */
+export const layer = (options: ServerOptions = {}) =>
+  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(listen),
+    Layer.provideMerge(services(options)),
+    Layer.provideMerge(Database.layer),
+  )
+
+/** Prints where the server listens, once it does (the child-process tests read this line). */
+export const announce = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const { address } = yield* HttpServer.HttpServer
+    const config = yield* ServerConfig
+    const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host
+    const url = "port" in address ? `http://${host}:${address.port}` : address.path
+    yield* Effect.sync(() => console.log(`codemode listening on ${url} (replica ${config.replicaId})`))
+  }),
+)
+
+/** The server configured from the environment, announced on stdout. */
+export const main = announce.pipe(Layer.provideMerge(layer()), Layer.provide(ServerConfig.layer))

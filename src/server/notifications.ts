@@ -1,0 +1,94 @@
+/**
+ * Cross-replica hints (ARCHITECTURE "Cross-replica control"): "a control request was written for run X", "run X
+ * changed". A notice is only a hint — as DBOS explains beside its listener, the receiver re-reads the row, and a
+ * slow poll stays as the backstop because Postgres may drop notifications (a listener that reconnects misses
+ * what was sent meanwhile). Two layers: Postgres LISTEN/NOTIFY on one channel when the database is a server, an
+ * in-process PubSub when it is embedded PGlite (one process, and PGlite delivers no NOTIFY: stack-notes §9.1).
+ */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
+import { DatabaseKind } from "./db.ts"
+
+export type Notice =
+  /** A suspend or cancel request was written to `runs.control` for this run: its owner should act on it. */
+  | { readonly type: "control"; readonly runId: string }
+  /** The run's row changed (status, or the owner's reply to a control request). */
+  | { readonly type: "changed"; readonly runId: string }
+
+/** The Postgres channel. https://www.postgresql.org/docs/current/sql-notify.html: payloads stay under 8000 bytes. */
+export const CHANNEL = "codemode_runs"
+
+const decode = (payload: string): Notice | undefined => {
+  try {
+    const n = JSON.parse(payload) as Notice
+    return (n.type === "control" || n.type === "changed") && typeof n.runId === "string" ? n : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export class Notifications extends Context.Service<
+  Notifications,
+  {
+    /** Sends a notice to every replica (this one included). Never fails: a lost notice is caught by polling. */
+    readonly publish: (notice: Notice) => Effect.Effect<void>
+    /** Receives every notice published from now until the scope closes. */
+    readonly subscribe: Effect.Effect<PubSub.Subscription<Notice>, never, Scope.Scope>
+  }
+>()("codemode/server/Notifications") {
+  /** In-process only: for the embedded database, and for tests of a single replica. */
+  static readonly layerMemory: Layer.Layer<Notifications> = Layer.effect(
+    Notifications,
+    Effect.gen(function* () {
+      const hub = yield* PubSub.unbounded<Notice>()
+      return Notifications.of({
+        publish: (notice) => PubSub.publish(hub, notice).pipe(Effect.asVoid),
+        subscribe: PubSub.subscribe(hub),
+      })
+    }),
+  )
+
+  /** LISTEN/NOTIFY on `CHANNEL`; the listener reconnects (with a pause) whenever its connection fails. */
+  static readonly layerPostgres: Layer.Layer<Notifications, never, PgClient.PgClient> = Layer.effect(
+    Notifications,
+    Effect.gen(function* () {
+      const pg = yield* PgClient.PgClient
+      const hub = yield* PubSub.unbounded<Notice>()
+      const listenOnce = Effect.scoped(
+        Effect.gen(function* () {
+          const queue = yield* pg.listen(CHANNEL)
+          for (;;) {
+            const n = yield* Queue.take(queue)
+            const notice = decode(n.payload)
+            if (notice !== undefined) yield* PubSub.publish(hub, notice)
+          }
+        }),
+      )
+      yield* listenOnce.pipe(
+        Effect.tapError((e) => Effect.logWarning("notifications listener lost; reconnecting", e)),
+        Effect.retry(Schedule.spaced("1 second")),
+        Effect.forkScoped,
+      )
+      return Notifications.of({
+        publish: (notice) =>
+          pg.notify(CHANNEL, JSON.stringify(notice)).pipe(
+            Effect.catch((e) => Effect.logWarning("NOTIFY failed; replicas will see the change when they poll", e)),
+          ),
+        subscribe: PubSub.subscribe(hub),
+      })
+    }),
+  )
+
+  /** The right layer for the configured database. */
+  static readonly layer: Layer.Layer<Notifications, never, PgClient.PgClient | DatabaseKind> = Layer.unwrap(
+    Effect.gen(function* () {
+      return (yield* DatabaseKind) === "server" ? Notifications.layerPostgres : Notifications.layerMemory
+    }),
+  )
+}

@@ -1,0 +1,485 @@
+/**
+ * `Runs`: runs on this replica and across replicas (ARCHITECTURE "Ownership", "Cross-replica control").
+ *
+ * - A run executes on the replica that created or resumed it. That replica owns the row (`runs.owner`) and holds
+ *   a lease it renews every `pollMs` for all its runs in one statement; a run whose renewal no longer returns it
+ *   was taken from this replica (lease lost) and is stopped here without writing anything.
+ * - Suspend and cancel work wherever the run executes. On the owner they act directly. Elsewhere the request is
+ *   written to `runs.control` and announced with a notice (LISTEN/NOTIFY); the owner acts on the notice, or on
+ *   its next renewal if the notice was lost, and writes the outcome to the row. The requester re-reads the row on
+ *   every notice and on a short poll until the status changes, a refusal arrives, or `controlTimeoutMs` passes.
+ * - Resume is one atomic claim of a suspended row (`RunStore.claim`): of two replicas resuming at once, one wins
+ *   and the other answers 409.
+ * - A replica that shuts down suspends what it can and fails the rest with a clear diagnostic.
+ *
+ * Tool calls are webhooks (`Webhooks`); each call is recorded in `calls` (state running → settled; an idempotent
+ * call interrupted by a suspend goes back to queued) so a suspended run lists its pending calls.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Schedule from "effect/Schedule"
+import * as Scope from "effect/Scope"
+import type * as SqlError from "effect/sql/SqlError"
+import type { CreateRun, PendingCall, Result, Run, RunPage, RunStatus } from "./api.ts"
+import { ServerConfig } from "./config.ts"
+import { Executor, type Program, type ToolBinding, SnapshotInvalid, SuspendRefused } from "./executor.ts"
+import { Notifications } from "./notifications.ts"
+import { ToolRegistry, type Registrations, type UnknownToolFilter } from "./registry.ts"
+import { RunStore, type Control, type RunRow } from "./store.ts"
+import { Webhooks } from "./webhooks.ts"
+
+// ---------------------------------------------------------------------------------------------------------------
+// Errors
+
+export class RunNotFound extends Data.TaggedError("RunNotFound")<{ readonly id: string }> {
+  override get message(): string {
+    return `No run with id ${this.id}`
+  }
+}
+
+/** The run is not in a state that allows the request (`kind` says which conflict). */
+export class RunConflict extends Data.TaggedError("RunConflict")<{
+  readonly id: string
+  readonly kind: "RunExists" | "RunNotSuspended" | "RunFinished" | "OwnerLost"
+  readonly detail: string
+}> {
+  override get message(): string {
+    return this.detail
+  }
+}
+
+/** The replica executing the run did not answer a suspend or cancel request in time. */
+export class ControlTimeout extends Data.TaggedError("ControlTimeout")<{ readonly id: string; readonly action: string }> {
+  override get message(): string {
+    return `The replica executing run ${this.id} did not answer the ${this.action} request in time; try again`
+  }
+}
+
+export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly cursor: string }> {
+  override get message(): string {
+    return `Invalid cursor ${JSON.stringify(this.cursor)}: pass back the nextCursor of a previous page`
+  }
+}
+
+export type RunsError =
+  | RunNotFound
+  | RunConflict
+  | ControlTimeout
+  | InvalidCursor
+  | SuspendRefused
+  | UnknownToolFilter
+  | SqlError.SqlError
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface ListOptions {
+  readonly status?: RunStatus | undefined
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+/** A run executing on this replica. */
+interface Active {
+  readonly id: string
+  readonly tenant: string
+  readonly program: Program
+  /** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
+  readonly done: Deferred.Deferred<RunRow | undefined>
+  /** When this replica took the run (ms): lease checks ignore runs taken after a renewal began. */
+  readonly since: number
+  fiber: Fiber.Fiber<void> | undefined
+  /** Why the run is being stopped from outside, if it is: decides what the interrupted run writes. */
+  stop: "cancel" | "lease" | "shutdown" | undefined
+  /** The program returned and its outcome is being written. */
+  finishing: boolean
+  /** Control requests already acted on. */
+  readonly handled: Set<string>
+}
+
+const failed = (kind: string, message: string): Result => ({ ok: false, error: { kind, message }, toolCalls: [] })
+
+const describe = (defect: unknown): string => (defect instanceof Error ? defect.message : String(defect))
+
+/** A program that fails at once: what a run becomes when the engine cannot make its program. */
+const failing = (message: string): Program => ({
+  run: Effect.succeed(failed("ExecutionFailure", message)),
+  suspend: Effect.fail(new SuspendRefused({ reason: "NotSuspendable", detail: message, calls: [] })),
+})
+
+export const toView = (row: RunRow, pending: ReadonlyArray<PendingCall> = []): Run => ({
+  id: row.id,
+  status: row.status,
+  ...(row.result === null ? {} : { result: row.result }),
+  ...(pending.length === 0 ? {} : { pendingCalls: pending }),
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+})
+
+export class Runs extends Context.Service<
+  Runs,
+  {
+    /** Creates and starts a run; with `wait` (default) answers once it has settled or suspended. */
+    readonly create: (tenant: string, request: CreateRun) => Effect.Effect<Run, RunsError>
+    readonly get: (tenant: string, id: string) => Effect.Effect<Run, RunNotFound | SqlError.SqlError>
+    readonly list: (tenant: string, options: ListOptions) => Effect.Effect<RunPage, InvalidCursor | SqlError.SqlError>
+    readonly suspend: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
+    readonly resume: (tenant: string, id: string, wait: boolean) => Effect.Effect<Run, RunsError>
+    readonly cancel: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
+    /** Runs executing on this replica (for tests and metrics). */
+    readonly activeCount: Effect.Effect<number>
+  }
+>()("codemode/server/Runs") {
+  static readonly layer: Layer.Layer<
+    Runs,
+    never,
+    ServerConfig | RunStore | ToolRegistry | Executor | Webhooks | Notifications
+  > = Layer.effect(
+    Runs,
+    Effect.gen(function* () {
+      const config = yield* ServerConfig
+      const store = yield* RunStore
+      const registry = yield* ToolRegistry
+      const executor = yield* Executor
+      const webhooks = yield* Webhooks
+      const notifications = yield* Notifications
+      const me = config.replicaId
+      const actives = new Map<string, Active>()
+      const requesterPollMs = Math.min(250, config.pollMs)
+
+      const view = Effect.fnUntraced(function* (row: RunRow) {
+        if (row.status !== "suspended" && row.status !== "running") return toView(row)
+        const pending = yield* store.pendingCalls([row.id])
+        return toView(row, pending.get(row.id))
+      })
+
+      const load = Effect.fnUntraced(function* (tenant: string, id: string) {
+        const row = yield* store.get(tenant, id)
+        if (row === undefined) return yield* new RunNotFound({ id })
+        return row
+      })
+
+      // -- executing -------------------------------------------------------------------------------------------
+
+      /** Call bookkeeping never fails a call: the webhook's answer matters more than its record. */
+      const record = (write: Effect.Effect<void, SqlError.SqlError>) =>
+        write.pipe(Effect.catch((e) => Effect.logWarning("could not record a tool call", e)))
+
+      const bindings = (runId: string, registrations: Registrations): ReadonlyArray<ToolBinding> =>
+        registrations.tools.map((tool) => ({
+          path: tool.path,
+          description: tool.description,
+          input: tool.input,
+          output: tool.output,
+          mode: tool.mode === "idempotent" ? "idempotent" : "plain",
+          call: (input, { key }) =>
+            record(store.callStarted(runId, { key, path: tool.path, mode: tool.mode, input })).pipe(
+              Effect.andThen(webhooks.call(tool, { key, runId, input })),
+              // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
+              Effect.tap((output) => record(store.callSettled(runId, key, { ok: true, output: output ?? null }))),
+              Effect.tapError((e) =>
+                record(store.callSettled(runId, key, { ok: false, error: { kind: "ToolFailure", message: e.message } })),
+              ),
+            ),
+        }))
+
+      const runScope = yield* Scope.make()
+
+      /** Runs `program` for the row this replica now owns, in the background; `done` completes once it is saved. */
+      const launch = Effect.fnUntraced(function* (row: RunRow, program: Program) {
+        const active: Active = {
+          id: row.id,
+          tenant: row.tenant,
+          program,
+          done: yield* Deferred.make<RunRow | undefined>(),
+          since: yield* Clock.currentTimeMillis,
+          fiber: undefined,
+          stop: undefined,
+          finishing: false,
+          handled: new Set(),
+        }
+        actives.set(row.id, active)
+        let saved: RunRow | undefined
+        const execute = Effect.gen(function* () {
+          const outcome = yield* program.run.pipe(
+            Effect.catchDefect((defect) =>
+              Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`)),
+            ),
+          )
+          active.finishing = true
+          saved =
+            outcome.ok === "suspended"
+              ? yield* store.suspend(row.id, me, outcome.state)
+              : yield* store.finish(row.id, me, outcome.ok ? "succeeded" : "failed", outcome)
+          if (saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
+        }).pipe(
+          Effect.onInterrupt(() =>
+            Effect.gen(function* () {
+              if (active.stop === "cancel") saved = yield* store.cancel(row.tenant, row.id, { owner: me })
+              if (active.stop === "shutdown") {
+                const message = "The replica executing this run shut down before the run finished"
+                saved = yield* store.finish(row.id, me, "failed", failed("ExecutionFailure", message))
+              }
+            }),
+          ),
+          Effect.catch((e) => Effect.logError(`could not save the outcome of run ${row.id}`, e)),
+          Effect.ensuring(
+            Effect.gen(function* () {
+              actives.delete(row.id)
+              yield* Deferred.succeed(active.done, saved)
+              yield* notifications.publish({ type: "changed", runId: row.id })
+            }),
+          ),
+          Effect.annotateLogs({ runId: row.id }),
+        )
+        active.fiber = yield* Effect.forkIn(execute, runScope, { startImmediately: true })
+        return active
+      })
+
+      /** Answers a created or resumed run: at once (202) or once it settles or suspends. */
+      const answer = Effect.fnUntraced(function* (active: Active, row: RunRow, wait: boolean) {
+        if (!wait) return yield* view(row)
+        return yield* view((yield* Deferred.await(active.done)) ?? (yield* load(row.tenant, row.id)))
+      })
+
+      // -- control on the owner --------------------------------------------------------------------------------
+
+      /** Stops a run executing here; the row as the stop left it. */
+      const interrupt = Effect.fnUntraced(function* (active: Active, reason: NonNullable<Active["stop"]>) {
+        active.stop ??= reason
+        if (active.fiber !== undefined) yield* Fiber.interrupt(active.fiber)
+        return yield* Deferred.await(active.done)
+      })
+
+      /** Acts on a control request written by another replica (at most once per request id). */
+      const handleControl = Effect.fnUntraced(function* (active: Active, control: Control) {
+        if (control.reply !== undefined || active.handled.has(control.id)) return
+        active.handled.add(control.id)
+        if (control.action === "cancel") return yield* interrupt(active, "cancel")
+        const refused = yield* Effect.flip(active.program.suspend).pipe(Effect.option)
+        if (refused._tag === "Some") {
+          const e = refused.value
+          yield* store.replyControl(active.id, me, {
+            ...control,
+            reply: { ok: false, kind: e.reason, message: e.message, calls: e.calls },
+          })
+          yield* notifications.publish({ type: "changed", runId: active.id })
+        }
+      })
+
+      const handleControlSafely = (active: Active, control: Control) =>
+        handleControl(active, control).pipe(
+          Effect.catch((e) => Effect.logWarning(`could not act on control request for run ${active.id}`, e)),
+          Effect.forkIn(runScope),
+          Effect.asVoid,
+        )
+
+      // Lease renewal, lease-loss detection and the control-request poll (the fallback for lost notices).
+      yield* Effect.gen(function* () {
+        const started = yield* Clock.currentTimeMillis
+        const owned = yield* store.renewLeases(me, [...actives.keys()], config.leaseMs)
+        const ids = new Set(owned.map((r) => r.id))
+        for (const r of owned) {
+          const active = actives.get(r.id)
+          if (active !== undefined && r.control !== null) yield* handleControlSafely(active, r.control)
+        }
+        for (const active of actives.values()) {
+          if (!ids.has(active.id) && !active.finishing && active.since < started && active.stop === undefined) {
+            yield* Effect.logWarning(`lost the lease of run ${active.id}; stopping it here`)
+            active.stop = "lease"
+            if (active.fiber !== undefined) yield* Fiber.interrupt(active.fiber).pipe(Effect.forkIn(runScope))
+          }
+        }
+      }).pipe(
+        Effect.catch((e) => Effect.logWarning("lease renewal failed", e)),
+        Effect.repeat(Schedule.spaced(config.pollMs)),
+        Effect.forkScoped,
+      )
+
+      // Control notices from other replicas.
+      yield* Effect.gen(function* () {
+        const subscription = yield* notifications.subscribe
+        for (;;) {
+          const notice = yield* PubSub.take(subscription)
+          if (notice.type !== "control") continue
+          const active = actives.get(notice.runId)
+          if (active === undefined) continue
+          const row = yield* store.get(active.tenant, active.id).pipe(Effect.orElseSucceed(() => undefined))
+          if (row?.control != null && row.owner === me) yield* handleControlSafely(active, row.control)
+        }
+      }).pipe(Effect.scoped, Effect.forkScoped)
+
+      // Shutdown: suspend what can be suspended, fail the rest, then stop everything.
+      yield* Effect.addFinalizer(() =>
+        Effect.gen(function* () {
+          const running = [...actives.values()]
+          yield* Effect.forEach(
+            running,
+            (active) =>
+              Effect.gen(function* () {
+                const suspended = yield* Effect.exit(active.program.suspend)
+                if (Exit.isSuccess(suspended)) yield* Deferred.await(active.done)
+                else yield* interrupt(active, "shutdown")
+              }).pipe(Effect.timeout("10 seconds"), Effect.ignore),
+            { concurrency: "unbounded" },
+          )
+          yield* Scope.close(runScope, Exit.void)
+        }),
+      )
+
+      // -- requests from anywhere ------------------------------------------------------------------------------
+
+      /** Writes a control request for the run's owner and waits for its effect on the row. */
+      const remoteControl = Effect.fnUntraced(function* (row: RunRow, action: "suspend" | "cancel") {
+        const control: Control = { id: crypto.randomUUID(), action }
+        return yield* Effect.scoped(
+          Effect.gen(function* () {
+            const subscription = yield* notifications.subscribe
+            const before = yield* store.requestControl(row.tenant, row.id, control)
+            if (before === undefined) return undefined // no longer running: the caller looks again
+            if (before.leaseExpired) return before
+            yield* notifications.publish({ type: "control", runId: row.id })
+            const deadline = (yield* Clock.currentTimeMillis) + config.controlTimeoutMs
+            const noticeFor = Effect.gen(function* () {
+              for (;;) if ((yield* PubSub.take(subscription)).runId === row.id) return
+            })
+            for (;;) {
+              const now = yield* load(row.tenant, row.id)
+              if (now.status !== "running") return now
+              const reply = now.control?.id === control.id ? now.control.reply : undefined
+              if (reply !== undefined && !reply.ok) {
+                return yield* new SuspendRefused({
+                  reason: reply.kind === "NotSuspendable" ? "NotSuspendable" : "Blocked",
+                  detail: reply.message,
+                  calls: reply.calls ?? [],
+                })
+              }
+              if ((yield* Clock.currentTimeMillis) >= deadline) return yield* new ControlTimeout({ id: row.id, action })
+              yield* Effect.raceFirst(noticeFor, Effect.sleep(requesterPollMs))
+            }
+          }),
+        )
+      })
+
+      const finished = (row: RunRow, action: string) =>
+        new RunConflict({ id: row.id, kind: "RunFinished", detail: `Run ${row.id} has already ${row.status}; it cannot be ${action}` })
+
+      const suspend = Effect.fn("Runs.suspend")(function* (tenant: string, id: string) {
+        for (let attempt = 0; ; attempt++) {
+          const row = yield* load(tenant, id)
+          if (row.status === "suspended") return yield* view(row)
+          if (row.status !== "running") return yield* finished(row, "suspended")
+          const active = actives.get(id)
+          if (active !== undefined) {
+            yield* active.program.suspend
+            return yield* view((yield* Deferred.await(active.done)) ?? (yield* load(tenant, id)))
+          }
+          const after = yield* remoteControl(row, "suspend")
+          if (after === undefined) continue
+          if (after.status === "running" && after.leaseExpired) {
+            return yield* new RunConflict({
+              id,
+              kind: "OwnerLost",
+              detail: `The replica executing run ${id} stopped renewing its lease; the run cannot be suspended`,
+            })
+          }
+          if (after.status === "suspended") return yield* view(after)
+          if (after.status !== "running") return yield* finished(after, "suspended")
+          if (attempt > 3) return yield* new ControlTimeout({ id, action: "suspend" })
+        }
+      })
+
+      const cancel = Effect.fn("Runs.cancel")(function* (tenant: string, id: string) {
+        for (let attempt = 0; ; attempt++) {
+          const row = yield* load(tenant, id)
+          if (row.status === "cancelled") return yield* view(row)
+          if (row.status === "succeeded" || row.status === "failed") return yield* finished(row, "cancelled")
+          if (row.status === "suspended") {
+            const cancelled = yield* store.cancel(tenant, id, "suspended")
+            if (cancelled !== undefined) return yield* view(cancelled)
+          } else {
+            const active = actives.get(id)
+            if (active !== undefined) return yield* view((yield* interrupt(active, "cancel")) ?? (yield* load(tenant, id)))
+            const orphan = row.leaseExpired ? yield* store.cancel(tenant, id, "orphaned") : undefined
+            if (orphan !== undefined) return yield* view(orphan)
+            const after = yield* remoteControl(row, "cancel")
+            if (after !== undefined && after.status === "running" && after.leaseExpired) {
+              const cancelled = yield* store.cancel(tenant, id, "orphaned")
+              if (cancelled !== undefined) return yield* view(cancelled)
+            }
+          }
+          if (attempt > 3) return yield* new ControlTimeout({ id, action: "cancel" })
+        }
+      })
+
+      const create = Effect.fn("Runs.create")(function* (tenant: string, request: CreateRun) {
+        const id = request.id ?? crypto.randomUUID()
+        const filter = request.tools ?? null
+        const registrations = yield* registry.resolve(tenant, filter, true)
+        const limits = { timeoutMs: config.defaultTimeoutMs, ...request.limits }
+        const row = yield* store.insert({ id, tenant, code: request.code, limits, tools: filter, owner: me, leaseMs: config.leaseMs })
+        if (row === undefined) return yield* new RunConflict({ id, kind: "RunExists", detail: `A run with id ${id} already exists` })
+        const program = yield* executor
+          .program({ runId: id, code: request.code, tools: bindings(id, registrations), namespaces: registrations.namespaces, limits })
+          .pipe(Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))))
+        const active = yield* launch(row, program)
+        return yield* answer(active, row, request.wait ?? true)
+      })
+
+      const resume = Effect.fn("Runs.resume")(function* (tenant: string, id: string, wait: boolean) {
+        const claimed = yield* store.claim(tenant, id, me, config.leaseMs)
+        if (claimed === undefined) {
+          const row = yield* load(tenant, id)
+          return yield* new RunConflict({ id, kind: "RunNotSuspended", detail: `Run ${id} is ${row.status}, not suspended` })
+        }
+        const { row } = claimed
+        const registrations = yield* registry.resolve(tenant, row.tools, false)
+        const program = yield* executor
+          .resume({ runId: id, state: claimed.snapshot, tools: bindings(id, registrations), namespaces: registrations.namespaces })
+          .pipe(
+            Effect.catchTag("SnapshotInvalid", (e: SnapshotInvalid) =>
+              Effect.succeed(failing(`The run's saved state cannot be resumed: ${e.message}`)),
+            ),
+            Effect.catchDefect((defect) => Effect.succeed(failing(`The run could not be resumed: ${describe(defect)}`))),
+          )
+        const active = yield* launch(row, program)
+        return yield* answer(active, row, wait)
+      })
+
+      const get = Effect.fn("Runs.get")(function* (tenant: string, id: string) {
+        return yield* view(yield* load(tenant, id))
+      })
+
+      const list = Effect.fn("Runs.list")(function* (tenant: string, options: ListOptions) {
+        const limit = options.limit ?? 20
+        if (options.cursor !== undefined && !/^\d{1,19}$/.test(options.cursor)) {
+          return yield* new InvalidCursor({ cursor: options.cursor })
+        }
+        const rows = yield* store.list(tenant, { status: options.status, limit: limit + 1, before: options.cursor })
+        const page = rows.slice(0, limit)
+        const pending = yield* store.pendingCalls(page.filter((r) => r.status === "suspended" || r.status === "running").map((r) => r.id))
+        return {
+          runs: page.map((r) => toView(r, pending.get(r.id))),
+          ...(rows.length > limit ? { nextCursor: page.at(-1)!.seq } : {}),
+        }
+      })
+
+      return Runs.of({
+        create,
+        get,
+        list,
+        suspend,
+        resume,
+        cancel,
+        activeCount: Effect.sync(() => actives.size),
+      })
+    }),
+  )
+}
+

@@ -1,0 +1,329 @@
+/**
+ * `RunStore`: every read and write of runs, their calls and their events. Postgres decides every race (style
+ * guide, after DBOS): a run is created once (primary key), claimed once (`UPDATE … WHERE status = 'suspended'`),
+ * and finished only by the replica that still owns it (`WHERE owner = $me AND status = 'running'`), so two
+ * replicas can never both believe they won. Each state change writes its event in the same statement
+ * (data-modifying CTEs), so the history never disagrees with the row.
+ */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type { BlockingCall, Limits, PendingCall, Result, RunStatus } from "./api.ts"
+
+/** A suspend or cancel request for the replica executing a run, and that replica's answer. */
+export interface Control {
+  readonly id: string
+  readonly action: "suspend" | "cancel"
+  readonly reply?: { readonly ok: true } | { readonly ok: false; readonly kind: string; readonly message: string; readonly calls?: ReadonlyArray<BlockingCall> }
+}
+
+export interface RunRow {
+  readonly id: string
+  readonly tenant: string
+  readonly status: RunStatus
+  readonly code: string
+  readonly limits: Limits
+  /** The `tools` filter of the request (paths or namespace prefixes); null = every registered tool. */
+  readonly tools: ReadonlyArray<string> | null
+  readonly result: Result | null
+  readonly owner: string | null
+  readonly leaseExpired: boolean
+  readonly control: Control | null
+  readonly version: number
+  readonly seq: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** What a claim of a suspended run hands to the replica that continues it. */
+export interface Claimed {
+  readonly row: RunRow
+  readonly snapshot: Uint8Array
+}
+
+export interface NewRun {
+  readonly id: string
+  readonly tenant: string
+  readonly code: string
+  readonly limits: Limits
+  readonly tools: ReadonlyArray<string> | null
+  readonly owner: string
+  readonly leaseMs: number
+}
+
+export interface ListQuery {
+  readonly status?: RunStatus | undefined
+  readonly limit: number
+  /** Only runs older than this `seq`. */
+  readonly before?: string | undefined
+}
+
+export type CancelWhere = "suspended" | "orphaned" | { readonly owner: string }
+
+type E<A> = Effect.Effect<A, SqlError.SqlError>
+
+export class RunStore extends Context.Service<
+  RunStore,
+  {
+    /** Inserts a running run owned by `owner`; `undefined` when the id is taken. */
+    readonly insert: (run: NewRun) => E<RunRow | undefined>
+    readonly get: (tenant: string, id: string) => E<RunRow | undefined>
+    readonly list: (tenant: string, query: ListQuery) => E<ReadonlyArray<RunRow>>
+    /** Unsettled calls of the given runs, oldest first. */
+    readonly pendingCalls: (runIds: ReadonlyArray<string>) => E<ReadonlyMap<string, ReadonlyArray<PendingCall>>>
+    /** Settles a run its owner executed; the row after, or undefined when `owner` no longer owns it. */
+    readonly finish: (id: string, owner: string, status: "succeeded" | "failed", result: Result) => E<RunRow | undefined>
+    /** Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. */
+    readonly suspend: (id: string, owner: string, snapshot: Uint8Array) => E<RunRow | undefined>
+    /** Atomically takes a suspended run for `owner`. */
+    readonly claim: (tenant: string, id: string, owner: string, leaseMs: number) => E<Claimed | undefined>
+    /** Cancels a run that is suspended, orphaned (lease expired) or owned by `where.owner`; the row after. */
+    readonly cancel: (tenant: string, id: string, where: CancelWhere) => E<RunRow | undefined>
+    /** Writes a control request for the owner of a running run; the row as it was, or undefined when not running. */
+    readonly requestControl: (tenant: string, id: string, control: Control) => E<RunRow | undefined>
+    /** The owner's answer to a control request. */
+    readonly replyControl: (id: string, owner: string, control: Control) => E<void>
+    /**
+     * Extends the leases of the given runs where `owner` still executes them; answers those runs with their
+     * control requests (a run missing from the answer was taken from `owner`, or ended).
+     */
+    readonly renewLeases: (
+      owner: string,
+      ids: ReadonlyArray<string>,
+      leaseMs: number,
+    ) => E<ReadonlyArray<{ readonly id: string; readonly control: Control | null }>>
+    /** A call begins (or begins again, for a repeated idempotent call). */
+    readonly callStarted: (runId: string, call: { key: string; path: string; mode: string; input: unknown }) => E<void>
+    readonly callSettled: (runId: string, key: string, outcome: unknown) => E<void>
+    readonly appendEvent: (runId: string, type: string, data: unknown) => E<void>
+  }
+>()("codemode/server/RunStore") {
+  static readonly layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
+    RunStore,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const pg = yield* PgClient.PgClient
+      const json = (v: unknown) => pg.json(v)
+      const lease = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
+      const columns = sql.literal(`id, tenant, status, code, limits, tools, result, owner, control, version,
+        seq::text AS seq, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
+
+      interface Raw {
+        readonly id: string
+        readonly tenant: string
+        readonly status: RunStatus
+        readonly code: string
+        readonly limits: Limits
+        readonly tools: ReadonlyArray<string> | null
+        readonly result: Result | null
+        readonly owner: string | null
+        readonly control: Control | null
+        readonly version: number
+        readonly seq: string
+        readonly created_at: Date
+        readonly updated_at: Date
+        readonly lease_expired: boolean
+      }
+      const toRow = (r: Raw): RunRow => ({
+        id: r.id,
+        tenant: r.tenant,
+        status: r.status,
+        code: r.code,
+        limits: r.limits,
+        tools: r.tools,
+        result: r.result,
+        owner: r.owner,
+        leaseExpired: r.lease_expired,
+        control: r.control,
+        version: r.version,
+        seq: r.seq,
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+      })
+
+      const insert = Effect.fn("RunStore.insert")(function* (run: NewRun) {
+        const rows = yield* sql<Raw>`
+          WITH r AS (
+            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at)
+            VALUES (${run.id}, ${run.tenant}, 'running', ${run.code}, ${json(run.limits)},
+                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)})
+            ON CONFLICT (id) DO NOTHING
+            RETURNING *
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json({ owner: run.owner })} FROM r)
+          SELECT ${columns} FROM r`
+        return rows[0] === undefined ? undefined : toRow(rows[0])
+      })
+
+      const get = Effect.fn("RunStore.get")(function* (tenant: string, id: string) {
+        const rows = yield* sql<Raw>`SELECT ${columns} FROM runs WHERE tenant = ${tenant} AND id = ${id}`
+        return rows[0] === undefined ? undefined : toRow(rows[0])
+      })
+
+      const list = Effect.fn("RunStore.list")(function* (tenant: string, query: ListQuery) {
+        const rows = yield* sql<Raw>`
+          SELECT ${columns} FROM runs
+          WHERE ${sql.and([
+            sql`tenant = ${tenant}`,
+            ...(query.status === undefined ? [] : [sql`status = ${query.status}`]),
+            ...(query.before === undefined ? [] : [sql`seq < ${query.before}::bigint`]),
+          ])}
+          ORDER BY runs.seq DESC LIMIT ${query.limit}`
+        return rows.map(toRow)
+      })
+
+      const pendingCalls = Effect.fn("RunStore.pendingCalls")(function* (runIds: ReadonlyArray<string>) {
+        const out = new Map<string, Array<PendingCall>>()
+        if (runIds.length === 0) return out
+        const rows = yield* sql<{ run_id: string; key: string; path: string; state: PendingCall["state"] }>`
+          SELECT run_id, key, path, state FROM calls
+          WHERE run_id IN ${sql.in(runIds)} AND state <> 'settled'
+          ORDER BY created_at, key`
+        for (const r of rows) {
+          const list = out.get(r.run_id) ?? []
+          list.push({ key: r.key, path: r.path, state: r.state })
+          out.set(r.run_id, list)
+        }
+        return out
+      })
+
+      const finish = Effect.fn("RunStore.finish")(function* (
+        id: string,
+        owner: string,
+        status: "succeeded" | "failed",
+        result: Result,
+      ) {
+        const rows = yield* sql<Raw>`
+          WITH r AS (
+            UPDATE runs SET status = ${status}, result = ${json(result)}, snapshot = NULL,
+              owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
+            WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+            RETURNING *
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, ${`run.${status}`}, ${json({ owner })} FROM r)
+          SELECT ${columns} FROM r`
+        return rows[0] === undefined ? undefined : toRow(rows[0])
+      })
+
+      const suspend = Effect.fn("RunStore.suspend")(function* (id: string, owner: string, snapshot: Uint8Array) {
+        const rows = yield* sql<Raw>`
+          WITH r AS (
+            UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, owner = NULL, lease_expires_at = NULL,
+              control = NULL, version = version + 1, updated_at = now()
+            WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+            RETURNING *
+          ), c AS (
+            UPDATE calls SET state = 'queued', updated_at = now()
+            WHERE run_id IN (SELECT id FROM r) AND state = 'running'
+          ), e AS (
+            INSERT INTO events (run_id, type, data) SELECT id, 'run.suspended', ${json({ owner, bytes: snapshot.length })} FROM r
+          )
+          SELECT ${columns} FROM r`
+        return rows[0] === undefined ? undefined : toRow(rows[0])
+      })
+
+      const claim = Effect.fn("RunStore.claim")(function* (tenant: string, id: string, owner: string, leaseMs: number) {
+        const rows = yield* sql<Raw & { snapshot: Uint8Array | null }>`
+          WITH r AS (
+            UPDATE runs SET status = 'running', owner = ${owner}, lease_expires_at = ${lease(leaseMs)},
+              control = NULL, version = version + 1, updated_at = now()
+            WHERE tenant = ${tenant} AND id = ${id} AND status = 'suspended'
+            RETURNING *
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.resumed', ${json({ owner })} FROM r)
+          SELECT ${columns}, snapshot FROM r`
+        const r = rows[0]
+        if (r === undefined) return undefined
+        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array() }
+      })
+
+      const cancel = Effect.fn("RunStore.cancel")(function* (tenant: string, id: string, where: CancelWhere) {
+        const condition =
+          where === "suspended"
+            ? sql`status = 'suspended'`
+            : where === "orphaned"
+              ? sql`status = 'running' AND lease_expires_at < now()`
+              : sql`status = 'running' AND owner = ${where.owner}`
+        const rows = yield* sql<Raw>`
+          WITH r AS (
+            UPDATE runs SET status = 'cancelled', snapshot = NULL, owner = NULL, lease_expires_at = NULL,
+              control = NULL, version = version + 1, updated_at = now()
+            WHERE tenant = ${tenant} AND id = ${id} AND ${condition}
+            RETURNING *
+          ), c AS (
+            UPDATE calls SET state = 'settled', outcome = ${json({ ok: false, error: { kind: "Cancelled" } })},
+              updated_at = now()
+            WHERE run_id IN (SELECT id FROM r) AND state <> 'settled'
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.cancelled', '{}' FROM r)
+          SELECT ${columns} FROM r`
+        return rows[0] === undefined ? undefined : toRow(rows[0])
+      })
+
+      const requestControl = Effect.fn("RunStore.requestControl")(function* (tenant: string, id: string, control: Control) {
+        const rows = yield* sql<Raw>`
+          UPDATE runs SET control = ${json(control)}
+          WHERE tenant = ${tenant} AND id = ${id} AND status = 'running'
+          RETURNING ${columns}`
+        return rows[0] === undefined ? undefined : toRow(rows[0])
+      })
+
+      const replyControl = Effect.fn("RunStore.replyControl")(function* (id: string, owner: string, control: Control) {
+        yield* sql`UPDATE runs SET control = ${json(control)} WHERE id = ${id} AND owner = ${owner}`
+      })
+
+      const renewLeases = Effect.fn("RunStore.renewLeases")(function* (owner: string, ids: ReadonlyArray<string>, leaseMs: number) {
+        if (ids.length === 0) return []
+        return yield* sql<{ id: string; control: Control | null }>`
+          UPDATE runs SET lease_expires_at = ${lease(leaseMs)}
+          WHERE id IN ${sql.in(ids)} AND owner = ${owner} AND status = 'running'
+          RETURNING id, control`
+      })
+
+      const callStarted = Effect.fn("RunStore.callStarted")(function* (
+        runId: string,
+        call: { key: string; path: string; mode: string; input: unknown },
+      ) {
+        yield* sql`
+          WITH c AS (
+            INSERT INTO calls (run_id, key, path, mode, input, state, attempts)
+            VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'running', 1)
+            ON CONFLICT (run_id, key) DO UPDATE SET state = 'running', attempts = calls.attempts + 1, updated_at = now()
+            RETURNING run_id, attempts
+          )
+          INSERT INTO events (run_id, type, data)
+          SELECT run_id, 'call.started', ${json({ key: call.key, path: call.path })}::jsonb || jsonb_build_object('attempt', attempts) FROM c`
+      })
+
+      const callSettled = Effect.fn("RunStore.callSettled")(function* (runId: string, key: string, outcome: unknown) {
+        yield* sql`
+          WITH c AS (
+            UPDATE calls SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
+            WHERE run_id = ${runId} AND key = ${key}
+            RETURNING run_id
+          )
+          INSERT INTO events (run_id, type, data) SELECT run_id, 'call.settled', ${json({ key, outcome })} FROM c`
+      })
+
+      const appendEvent = Effect.fn("RunStore.appendEvent")(function* (runId: string, type: string, data: unknown) {
+        yield* sql`INSERT INTO events (run_id, type, data) VALUES (${runId}, ${type}, ${json(data)})`
+      })
+
+      return RunStore.of({
+        insert,
+        get,
+        list,
+        pendingCalls,
+        finish,
+        suspend,
+        claim,
+        cancel,
+        requestControl,
+        replyControl,
+        renewLeases,
+        callStarted,
+        callSettled,
+        appendEvent,
+      })
+    }),
+  )
+}

@@ -1,0 +1,92 @@
+/**
+ * The VM's run state, as plain data: environment records (the captured part of the scope chain) and frames. A
+ * frame is either a script frame (a code object, its pc, its registers followed by its operand stack, its
+ * environment, `this`, the active function, `new.target`, the argument list) or a native frame driving a
+ * built-in's Task (see runtime/task.ts). Frames live in the VM's own array, never on the host stack; a suspended
+ * generator or async function keeps its frame in its generator object until it is resumed.
+ */
+import type { CodeObject } from "../compiler/code.ts"
+import type { ThrowCompletion } from "../runtime/completion.ts"
+import type { IteratorRecord } from "../runtime/iteration.ts"
+import type { JSObject, PrivateName } from "../runtime/object.ts"
+import type { Task } from "../runtime/task.ts"
+import type { Empty, PropertyKey, Value } from "../runtime/value.ts"
+
+/** A declarative environment record holding the captured bindings of one scope (EMPTY: uninitialized). */
+export class Environment {
+  readonly slots: Array<Value | Empty | PrivateName>
+  readonly parent: Environment | null
+  constructor(slots: Array<Value | Empty | PrivateName>, parent: Environment | null) {
+    this.slots = slots
+    this.parent = parent
+  }
+}
+
+/** The state of a for-in enumeration (https://tc39.es/ecma262/#sec-%foriniteratorprototype%.next). */
+export interface ForInIterator {
+  object: JSObject | null
+  readonly visited: Set<PropertyKey>
+  keys: PropertyKey[]
+  index: number
+}
+
+/** What a register or operand stack slot can hold. */
+export type Slot = Value | Empty | PrivateName | IteratorRecord | ForInIterator | Environment
+
+export const FrameKind = {
+  /** Ordinary call; also derived constructors, whose code computes their own result. */
+  Normal: 0,
+  /** [[Construct]] of a base constructor: a non-object result is replaced by `this`. */
+  Construct: 1,
+  Generator: 2,
+  Async: 3,
+  AsyncGenerator: 4,
+  Native: 5,
+} as const
+export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind]
+
+export class Frame {
+  readonly kind: FrameKind
+  readonly code: CodeObject | undefined
+  pc = 0
+  readonly regs: Slot[]
+  sp: number
+  env: Environment | null
+  readonly func: JSObject | undefined
+  readonly thisValue: Value
+  readonly newTarget: Value
+  readonly args: ReadonlyArray<Value> | undefined
+  /** The generator or async activation this frame belongs to. */
+  activation: JSObject | undefined = undefined
+  /** Native frames: the built-in's Task, and what to send into it next. */
+  readonly task: Task<Value> | undefined
+  resumeValue: Value = undefined
+  resumeThrow: ThrowCompletion | undefined = undefined
+  /** Native frames: the Task's result is not delivered (the instruction pushes nothing). */
+  discardResult = false
+  /** Suspended frames: where to resume (machine.ts SuspendKind). */
+  suspendKind = 0
+
+  constructor(
+    kind: FrameKind,
+    code: CodeObject | undefined,
+    regs: Slot[],
+    env: Environment | null,
+    func: JSObject | undefined,
+    thisValue: Value,
+    newTarget: Value,
+    args: ReadonlyArray<Value> | undefined,
+    task: Task<Value> | undefined,
+  ) {
+    this.kind = kind
+    this.code = code
+    this.regs = regs
+    this.sp = code === undefined ? 0 : code.registerCount
+    this.env = env
+    this.func = func
+    this.thisValue = thisValue
+    this.newTarget = newTarget
+    this.args = args
+    this.task = task
+  }
+}

@@ -1,0 +1,374 @@
+/**
+ * The machine: the VM's frame stack and everything that moves between frames without recursing on the host
+ * stack. Calls push frames; returns and throws pop them and deliver the result (or the exception) to the frame
+ * below, which is a script frame (the value lands on its operand stack, the exception goes to its handler table)
+ * or a native frame (the value is sent into its Task with `next`, the exception with `throw`). Built-ins that may
+ * run user code are Tasks driven by native frames; each `EngineRequest` they yield becomes a pushed frame.
+ * Generators and async functions suspend by taking their frame off the stack into their generator object, and
+ * resume through the `generatorResume` request.
+ *
+ * Steps (QuickJS's interrupt counter): every call and every backward jump costs one; when the budget runs out the
+ * machine stops between two instructions with all state in its frames, and `execute` continues from there.
+ */
+import type { CodeObject, CompiledProgram } from "../compiler/code.ts"
+import { sourceOffsetAt } from "../compiler/code.ts"
+import { Caps } from "../runtime/caps.ts"
+import { throwRangeError, throwTypeError, ThrowCompletion } from "../runtime/completion.ts"
+import { ToObject } from "../runtime/conversions.ts"
+import { toThrowCompletion } from "../runtime/errors.ts"
+import { BoundFunction, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
+import {
+  AsyncGeneratorBodyCompleted,
+  GeneratorObject,
+  NewAsyncFunctionActivation,
+} from "../runtime/generator.ts"
+import { CreateIterResultObject } from "../runtime/iteration.ts"
+import { JSObject } from "../runtime/object.ts"
+import { describeValue } from "../runtime/operations.ts"
+import { FulfillPromise, RejectPromise, ResolvePromise } from "../runtime/promise.ts"
+import type { Realm, SourceLocation } from "../runtime/realm.ts"
+import type { EngineRequest, Task } from "../runtime/task.ts"
+import { type Empty, SymbolValue, type Value } from "../runtime/value.ts"
+import { Frame, FrameKind, type Slot } from "./frame.ts"
+import { runFrame } from "./interpreter.ts"
+import { ResumeMode } from "./opcodes.ts"
+
+/** Where a suspended frame resumes: at the start, after a Yield (value + mode), after an Await (value or throw). */
+export const SuspendKind = { Start: 0, Yield: 1, Await: 2 } as const
+
+export class Machine {
+  readonly realm: Realm
+  readonly program: CompiledProgram
+  readonly frames: Frame[] = []
+  /** Steps left in the current slice. */
+  steps = 0
+  /** Tagged template objects, per code object and site. */
+  readonly templates = new Map<string, JSObject>()
+  /** Set when the program body reaches its end without `return`: its completion value. */
+  programCompletion: { readonly value: Value } | undefined = undefined
+  readonly locate: (offset: number) => SourceLocation
+
+  constructor(realm: Realm, program: CompiledProgram, locate: (offset: number) => SourceLocation) {
+    this.realm = realm
+    this.program = program
+    this.locate = locate
+  }
+
+  /** Runs frames until the stack is empty (false) or the step budget is spent (true). */
+  execute(): boolean {
+    const frames = this.frames
+    for (;;) {
+      const frame = frames[frames.length - 1]
+      if (frame === undefined) return false
+      if (this.steps <= 0) return true
+      if (frame.task !== undefined) this.stepNative(frame)
+      else runFrame(this, frame)
+    }
+  }
+
+  /** The running script frame's source location (for errors created now). */
+  currentLocation(): SourceLocation | undefined {
+    for (let i = this.frames.length - 1; i >= 0; i--) {
+      const f = this.frames[i] as Frame
+      if (f.code !== undefined) return this.locate(sourceOffsetAt(f.code, Math.max(0, f.pc - 1)))
+    }
+    return undefined
+  }
+
+  // --- Delivering results and exceptions ----------------------------------------------------------------------
+
+  /** Hands a result to the top frame: onto a script frame's stack, or into a native frame's Task. */
+  deliver(v: Value | Empty): void {
+    const f = this.frames[this.frames.length - 1]
+    if (f === undefined) return
+    if (f.task !== undefined) f.resumeValue = v as Value
+    else f.regs[f.sp++] = v
+  }
+
+  /** Throws into the top frame: its handler, or it completes abruptly and the throw continues below. */
+  throwInto(tc: ThrowCompletion): void {
+    const frames = this.frames
+    for (;;) {
+      const frame = frames[frames.length - 1]
+      if (frame === undefined) throw new Error(`codemode bug: uncaught throw out of the bottom frame: ${describeValue(tc.value)}`)
+      if (frame.task !== undefined) {
+        frame.resumeThrow = tc
+        return
+      }
+      const code = frame.code as CodeObject
+      const h = findHandler(code, frame.pc - 1)
+      if (h >= 0) {
+        const handlers = code.handlers
+        frame.pc = handlers[h + 2] as number
+        frame.sp = code.registerCount + (handlers[h + 3] as number)
+        frame.regs[frame.sp++] = tc.value
+        return
+      }
+      frames.pop()
+      const activation = frame.activation as GeneratorObject | undefined
+      switch (frame.kind) {
+        case FrameKind.Generator:
+          activation!.state = "completed"
+          continue
+        case FrameKind.Async:
+          RejectPromise(this.realm, activation!.promise!, tc.value)
+          this.deliver(activation!.promise!)
+          return
+        case FrameKind.AsyncGenerator:
+          this.pushTask(AsyncGeneratorBodyCompleted(this.realm, activation!, { kind: "throw", value: tc.value }) as Task<Value>)
+          return
+        default:
+          continue
+      }
+    }
+  }
+
+  /** The top script frame returns `v`. */
+  returnFrom(frame: Frame, v: Value): void {
+    this.frames.pop()
+    const activation = frame.activation as GeneratorObject | undefined
+    switch (frame.kind) {
+      case FrameKind.Normal:
+        return this.deliver(v)
+      case FrameKind.Construct:
+        return this.deliver(v instanceof JSObject ? v : frame.thisValue)
+      case FrameKind.Generator:
+        activation!.state = "completed"
+        return this.deliver(CreateIterResultObject(this.realm, v, true))
+      case FrameKind.Async: {
+        const promise = activation!.promise!
+        if (!(v instanceof JSObject)) {
+          FulfillPromise(this.realm, promise, v)
+          return this.deliver(promise)
+        }
+        this.pushTask(resolveAndReturn(this.realm, promise, v))
+        return
+      }
+      case FrameKind.AsyncGenerator:
+        this.pushTask(AsyncGeneratorBodyCompleted(this.realm, activation!, { kind: "next", value: v }) as Task<Value>)
+        return
+      default:
+        throw new Error("codemode bug: return from a native frame")
+    }
+  }
+
+  // --- Calls --------------------------------------------------------------------------------------------------
+
+  private checkDepth(): void {
+    if (this.frames.length >= Caps.maxCallDepth) throwRangeError("Maximum call stack size exceeded")
+  }
+
+  /**
+   * Pushes a frame for a script function. The arguments are `src[start .. start+argc)` (a caller's stack or an
+   * argument list). `newTarget` is undefined for [[Call]].
+   */
+  pushScript(f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number, newTarget: JSObject | undefined): void {
+    this.checkDepth()
+    const code = f.code as CodeObject
+    if (f.isClassConstructor && newTarget === undefined) {
+      throwTypeError(`Class constructor ${code.name} cannot be invoked without 'new'`)
+    }
+    const regs: Slot[] = new Array(code.registerCount + code.maxStack)
+    const n = argc < code.paramCount ? argc : code.paramCount
+    for (let i = 0; i < n; i++) regs[i] = src[start + i]
+    const args = code.needsArgs ? (src.slice(start, start + argc) as Value[]) : undefined
+    let thisValue: Value = thisArg
+    let kind: FrameKind = FrameKind.Normal
+    if (newTarget !== undefined) {
+      if (f.constructorKind === "base") kind = FrameKind.Construct
+    } else if (f.thisMode === "global") {
+      thisValue = thisArg === undefined || thisArg === null ? this.realm.globalObject : ToObject(this.realm, thisArg)
+    }
+    switch (f.functionKind) {
+      case "generator":
+        kind = FrameKind.Generator
+        break
+      case "async":
+        kind = FrameKind.Async
+        break
+      case "asyncGenerator":
+        kind = FrameKind.AsyncGenerator
+        break
+      default:
+        break
+    }
+    const frame = new Frame(kind, code, regs, f.env as Frame["env"], f, thisValue, newTarget, args, undefined)
+    if (kind === FrameKind.Async) frame.activation = NewAsyncFunctionActivation(this.realm)
+    this.frames.push(frame)
+  }
+
+  /** Pushes a native frame driving `task`; its result is delivered to the frame below (unless discarded). */
+  pushTask(task: Task<Value | Empty>, discardResult = false): Frame {
+    this.checkDepth()
+    const frame = new Frame(FrameKind.Native, undefined, [], null, undefined, undefined, undefined, undefined, task as Task<Value>)
+    frame.discardResult = discardResult
+    this.frames.push(frame)
+    return frame
+  }
+
+  /**
+   * Runs `task` inline until its first request. Returns its result if it finished without one; otherwise pushes a
+   * native frame for it, issues the request, and returns PENDING (the result is delivered later). The caller has
+   * saved its frame's pc and sp.
+   */
+  startTask(task: Task<Value | Empty>, discardResult = false): Value | Empty | typeof PENDING {
+    const r = task.next()
+    if (r.done === true) return r.value
+    const frame = this.pushTask(task, discardResult)
+    this.steps--
+    try {
+      this.request(r.value)
+    } catch (e) {
+      frame.resumeThrow = toThrowCompletion(this.realm, e)
+    }
+    return PENDING
+  }
+
+  /**
+   * [[Call]] (newTarget undefined) or [[Construct]] of any function with an argument list: pushes a frame, or
+   * calls a plain built-in at once and delivers its result.
+   */
+  invoke(f: Value, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined, calleeText?: string): void {
+    for (;;) {
+      if (f instanceof ScriptFunction) {
+        if (newTarget === undefined) return this.pushScript(f, thisArg, args, 0, args.length, undefined)
+        if (!f.constructable) return throwTypeError(`${calleeText ?? describeValue(f)} is not a constructor`)
+        return this.constructScript(f, args, newTarget)
+      }
+      if (f instanceof NativeFunction) {
+        if (newTarget !== undefined && !f.constructable) return throwTypeError(`${calleeText ?? describeValue(f)} is not a constructor`)
+        const result = f.impl(this.realm, newTarget === undefined ? thisArg : undefined, args, newTarget, f)
+        if (f.isTaskImpl || isHostObject(result)) this.pushTask(result as Task<Value>)
+        else this.deliver(result as Value)
+        return
+      }
+      if (f instanceof BoundFunction) {
+        args = f.boundArgs.length === 0 ? args : [...f.boundArgs, ...args]
+        if (newTarget === undefined) thisArg = f.boundThis
+        else if (newTarget === f) newTarget = f.target
+        f = f.target
+        continue
+      }
+      return throwTypeError(`${calleeText ?? describeValue(f)} is not a ${newTarget === undefined ? "function" : "constructor"}`)
+    }
+  }
+
+  /** [[Construct]] of a script function: a base constructor gets its `this` from newTarget.prototype. */
+  constructScript(f: ScriptFunction, args: ReadonlyArray<Slot>, newTarget: JSObject, start = 0, argc = args.length): void {
+    let thisArg: Value = undefined
+    if (f.constructorKind === "base") {
+      // newTarget is a constructor, whose "prototype" is a non-configurable data property or absent.
+      const p = newTarget.lookup("prototype")
+      const proto = p !== undefined && !p.accessor && p.value instanceof JSObject ? p.value : this.realm.ObjectPrototype
+      thisArg = new JSObject(proto)
+    }
+    this.pushScript(f, thisArg, args, start, argc, newTarget)
+  }
+
+  /** Runs one step of the top native frame's Task. */
+  private stepNative(frame: Frame): void {
+    const task = frame.task as Task<Value>
+    let r: IteratorResult<EngineRequest, Value>
+    try {
+      const t = frame.resumeThrow
+      if (t !== undefined) {
+        frame.resumeThrow = undefined
+        r = task.throw(t)
+      } else {
+        const v = frame.resumeValue
+        frame.resumeValue = undefined
+        r = task.next(v)
+      }
+    } catch (e) {
+      this.frames.pop()
+      this.throwInto(toThrowCompletion(this.realm, e))
+      return
+    }
+    if (r.done === true) {
+      this.frames.pop()
+      if (!frame.discardResult) this.deliver(r.value)
+      return
+    }
+    this.steps--
+    try {
+      this.request(r.value)
+    } catch (e) {
+      frame.resumeThrow = toThrowCompletion(this.realm, e)
+    }
+  }
+
+  private request(req: EngineRequest): void {
+    switch (req.kind) {
+      case "call":
+        return this.invoke(req.f, req.thisArg, req.args, undefined)
+      case "construct":
+        return this.invoke(req.f, undefined, req.args, req.newTarget)
+      case "generatorResume":
+        return this.resumeGenerator(req.generator as GeneratorObject, req.mode, req.value)
+    }
+  }
+
+  // --- Generators and async functions ---------------------------------------------------------------------------
+
+  /** Takes the top frame off the stack into its activation; it resumes where `kind` says. */
+  suspend(frame: Frame, kind: number): void {
+    this.frames.pop()
+    frame.suspendKind = kind
+    ;(frame.activation as GeneratorObject).engineState = frame
+  }
+
+  private resumeGenerator(gen: GeneratorObject, mode: "next" | "throw" | "return", value: Value): void {
+    const frame = gen.engineState as Frame | undefined
+    if (frame === undefined) throw new Error("codemode bug: resuming a generator that is not suspended")
+    this.checkDepth()
+    gen.engineState = undefined
+    gen.state = "executing"
+    this.frames.push(frame)
+    switch (frame.suspendKind) {
+      case SuspendKind.Start:
+        return
+      case SuspendKind.Yield:
+        frame.regs[frame.sp++] = value
+        frame.regs[frame.sp++] = mode === "next" ? ResumeMode.Next : mode === "throw" ? ResumeMode.Throw : ResumeMode.Return
+        return
+      default:
+        if (mode === "throw") return this.throwInto(new ThrowCompletion(value))
+        frame.regs[frame.sp++] = value
+    }
+  }
+
+}
+
+export const PENDING: unique symbol = Symbol("pending")
+
+/**
+ * A native's result that is not a sandbox value: a Task returned by a built-in written as a plain function that
+ * returns a generator (NativeFunction.isTaskImpl only recognizes generator functions).
+ */
+export const isHostObject = (v: unknown): boolean => typeof v === "object" && v !== null && !(v instanceof JSObject) && !(v instanceof SymbolValue)
+
+function* resolveAndReturn(realm: Realm, promise: import("../runtime/promise.ts").PromiseObject, v: Value): Task<Value> {
+  yield* ResolvePromise(realm, promise, v)
+  return promise
+}
+
+/** The innermost handler covering `pc`, as an index into the handler table, or -1. */
+const findHandler = (code: CodeObject, pc: number): number => {
+  const h = code.handlers
+  for (let i = 0; i < h.length; i += 4) {
+    if (pc >= (h[i] as number) && pc < (h[i + 1] as number)) return i
+  }
+  return -1
+}
+
+/** A generator's body starts: create the generator object and hand it to the caller. */
+export const startGenerator = (m: Machine, frame: Frame): void => {
+  const f = frame.func as ScriptFunction
+  const isAsync = frame.kind === FrameKind.AsyncGenerator
+  const p = f.lookup("prototype")
+  const proto = p !== undefined && !p.accessor && p.value instanceof JSObject ? p.value : m.realm.intrinsic(isAsync ? "%AsyncGeneratorPrototype%" : "%GeneratorPrototype%")
+  const gen = new GeneratorObject(proto, isAsync ? "AsyncGenerator" : "Generator")
+  frame.activation = gen
+  m.suspend(frame, SuspendKind.Start)
+  m.deliver(gen)
+}

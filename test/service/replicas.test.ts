@@ -1,0 +1,239 @@
+/**
+ * Two replicas on one Postgres, each a whole server built in this process (its own pool, LISTEN connection,
+ * services and socket), driven over HTTP. Programs run on the scripted executor, which suspends and resumes the
+ * way the VM will (issue 5), so the cross-replica logic — control through LISTEN/NOTIFY and its polling
+ * fallback, the atomic resume claim, leases, shutdown — is tested now. cluster.test.ts repeats the headline
+ * scenarios with child processes and the real VM.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import type { Run } from "../../src/client/index.ts"
+import { Notifications } from "../../src/server/notifications.ts"
+import * as Fake from "./fake-executor.ts"
+import { clientFor, createDatabase, eventually, request, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
+
+let db: Awaited<ReturnType<typeof createDatabase>>
+let receiver: Awaited<ReturnType<typeof startReceiver>>
+let started: Array<Replica> = []
+let gates = new Map<string, () => void>()
+
+/**
+ * `t.gate` answers a key only once the test opens that key's gate (calls before that hang until the caller gives
+ * up); `t.plain` is the same tool registered as plain; `t.echo` answers at once.
+ */
+const gate = (key: string) =>
+  new Promise<void>((open) => {
+    const previous = gates.get(key)
+    gates.set(key, () => {
+      previous?.()
+      open()
+    })
+  })
+
+beforeAll(async () => {
+  db = await createDatabase()
+  receiver = await startReceiver(async (call) => {
+    if (call.json.path === "t.echo") return { json: { output: call.json.input } }
+    await gate(call.json.key)
+    return { json: { output: `answered ${call.json.key}` } }
+  })
+  const a = await replica()
+  const api = clientFor(a.url)
+  for (const [path, mode] of [["t.gate", "idempotent"], ["t.plain", "plain"], ["t.echo", "plain"]] as const) {
+    await api.run((c) => c.tools.put({ params: { path }, payload: { description: path, input: {}, url: receiver.url, mode } }))
+  }
+})
+
+afterEach(async () => {
+  for (const open of gates.values()) open()
+  gates = new Map()
+  await Promise.all(started.map((r) => r.close()))
+  started = []
+})
+
+afterAll(async () => {
+  await receiver?.close()
+  await db?.drop()
+})
+
+const replica = async (options: Parameters<typeof startReplica>[0] = {}) => {
+  const r = await startReplica({ databaseUrl: db.url, executor: Fake.layer, ...options })
+  started.push(r)
+  return r
+}
+
+const callsFor = (runId: string) => receiver.calls.filter((c) => c.json.runId === runId)
+const waitForCalls = (runId: string, n: number) => eventually(async () => (callsFor(runId).length >= n ? true : undefined))
+const open = (key: string) => gates.get(key)?.()
+
+const gated = (tool = "t.gate") => Fake.script({ steps: [{ call: tool, input: { q: 1 } }], return: "$results" })
+
+describe("two replicas on one database", () => {
+  it("a run started on A is suspended through B, resumed on B, and succeeds; the idempotent call in flight is called again with the same key", async () => {
+    const [a, b] = [await replica(), await replica()]
+    const [onA, onB] = [clientFor(a.url), clientFor(b.url)]
+    const run = await onA.run((c) => c.runs.create({ payload: { code: gated(), wait: false } }))
+    await waitForCalls(run.id, 1)
+    expect(await a.activeRuns()).toBe(1)
+
+    const suspended = await onB.run((c) => c.runs.suspend({ params: { id: run.id } }))
+    expect(suspended.status).toBe("suspended")
+    expect(suspended.pendingCalls).toStrictEqual([{ key: `${run.id}:0`, path: "t.gate", state: "queued" }])
+    expect(await a.activeRuns()).toBe(0)
+    expect((await onA.run((c) => c.runs.get({ params: { id: run.id } }))).status).toBe("suspended")
+
+    const resuming = onB.run((c) => c.runs.resume({ params: { id: run.id }, payload: {} }))
+    await waitForCalls(run.id, 2)
+    expect(await b.activeRuns()).toBe(1)
+    open(`${run.id}:0`)
+    const done = await resuming
+    expect(done.status).toBe("succeeded")
+    expect(done.result).toStrictEqual({ ok: true, value: [`answered ${run.id}:0`], toolCalls: [{ path: "t.gate", key: `${run.id}:0` }] })
+    expect(callsFor(run.id).map((c) => c.headers["webhook-id"])).toStrictEqual([`${run.id}:0`, `${run.id}:0`])
+    expect(callsFor(run.id).every((c) => c.json.key === `${run.id}:0` && c.body === callsFor(run.id)[0]!.body)).toBe(true)
+    expect(await onA.run((c) => c.runs.get({ params: { id: run.id } }))).toStrictEqual(done)
+    const events = await sqlOn<{ type: string }>(db.url, "SELECT type FROM events WHERE run_id = $1 ORDER BY id", [run.id])
+    expect(events.map((e) => e.type)).toStrictEqual([
+      "run.created",
+      "call.started",
+      "run.suspended",
+      "run.resumed",
+      "call.started",
+      "call.settled",
+      "run.succeeded",
+    ])
+  })
+
+  it("relays the owner's refusal when a plain call blocks the suspend", async () => {
+    const [a, b] = [await replica(), await replica()]
+    const run = await clientFor(a.url).run((c) => c.runs.create({ payload: { code: gated("t.plain"), wait: false } }))
+    await waitForCalls(run.id, 1)
+    const refused = await clientFor(b.url).fail((c) => c.runs.suspend({ params: { id: run.id } }))
+    expect(refused._tag).toBe("Conflict")
+    expect(refused.error).toStrictEqual({
+      kind: "SuspendBlocked",
+      message: `The call ${run.id}:0 (tools.t.plain) is running and cannot be repeated`,
+      calls: [{ key: `${run.id}:0`, path: "tools.t.plain" }],
+    })
+    open(`${run.id}:0`)
+    const done = await eventually(async () => {
+      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: run.id } }))
+      return r.status === "succeeded" ? r : undefined
+    })
+    expect(done.result).toMatchObject({ ok: true, value: [`answered ${run.id}:0`] })
+    expect(callsFor(run.id)).toHaveLength(1)
+  })
+
+  it("cancels through B a run executing on A", async () => {
+    const [a, b] = [await replica(), await replica()]
+    const run = await clientFor(a.url).run((c) => c.runs.create({ payload: { code: gated("t.plain"), wait: false } }))
+    await waitForCalls(run.id, 1)
+    const cancelled = await clientFor(b.url).run((c) => c.runs.cancel({ params: { id: run.id } }))
+    expect(cancelled.status).toBe("cancelled")
+    expect(await a.activeRuns()).toBe(0)
+    const calls = await sqlOn<{ state: string }>(db.url, "SELECT state FROM calls WHERE run_id = $1", [run.id])
+    expect(calls.map((c) => c.state)).toStrictEqual(["settled"])
+  })
+
+  it("a suspended run survives a restart of both replicas", async () => {
+    const [a, b] = [await replica(), await replica()]
+    const run = await clientFor(a.url).run((c) => c.runs.create({ payload: { code: gated(), wait: false } }))
+    await waitForCalls(run.id, 1)
+    await clientFor(b.url).run((c) => c.runs.suspend({ params: { id: run.id } }))
+    await Promise.all([a.close(), b.close()])
+    started = []
+
+    const [c, d] = [await replica(), await replica()]
+    const seen = await clientFor(d.url).run((x) => x.runs.get({ params: { id: run.id } }))
+    expect(seen.status).toBe("suspended")
+    expect(seen.pendingCalls).toHaveLength(1)
+    const resuming = clientFor(c.url).run((x) => x.runs.resume({ params: { id: run.id }, payload: {} }))
+    await waitForCalls(run.id, 2)
+    open(`${run.id}:0`)
+    expect((await resuming).status).toBe("succeeded")
+  })
+
+  it("lets exactly one of two replicas resuming at once claim the run", async () => {
+    const [a, b] = [await replica(), await replica()]
+    const run = await clientFor(a.url).run((c) =>
+      c.runs.create({ payload: { code: Fake.script({ steps: [{ sleep: 60_000 }] }), wait: false } }),
+    )
+    await clientFor(a.url).run((c) => c.runs.suspend({ params: { id: run.id } }))
+    const answers = await Promise.all(
+      [a, b, a, b].map((r) => request(r.url, "POST", `/v1/runs/${run.id}/resume`, { wait: false })),
+    )
+    const statuses = answers.map((x) => x.status).sort()
+    expect(statuses).toStrictEqual([202, 409, 409, 409])
+    expect(answers.filter((x) => x.status === 409).every((x) => x.body.error.kind === "RunNotSuspended")).toBe(true)
+    expect((await a.activeRuns()) + (await b.activeRuns())).toBe(1)
+  })
+
+  it("falls back to polling when the owner never hears the notification", async () => {
+    const deaf = await replica({ notifications: Notifications.layerMemory })
+    const b = await replica()
+    const run = await clientFor(deaf.url).run((c) => c.runs.create({ payload: { code: gated(), wait: false } }))
+    await waitForCalls(run.id, 1)
+    const suspended = await clientFor(b.url).run((c) => c.runs.suspend({ params: { id: run.id } }))
+    expect(suspended.status).toBe("suspended")
+    expect(await deaf.activeRuns()).toBe(0)
+  })
+
+  it("answers for a run whose owner died: cancel works, suspend says the owner is lost", async () => {
+    const b = await replica()
+    const api = clientFor(b.url)
+    for (const id of ["orphan-1", "orphan-2"]) {
+      await sqlOn(
+        db.url,
+        `INSERT INTO runs (id, tenant, status, code, owner, lease_expires_at)
+         VALUES ($1, 'default', 'running', '{}', 'replica-that-died', now() - interval '1 minute')`,
+        [id],
+      )
+    }
+    const lost = await api.fail((c) => c.runs.suspend({ params: { id: "orphan-1" } }))
+    expect(lost.error.kind).toBe("OwnerLost")
+    expect((await api.run((c) => c.runs.cancel({ params: { id: "orphan-2" } }))).status).toBe("cancelled")
+  })
+
+  it("times out a control request nobody answers", async () => {
+    const b = await replica({ env: { CODEMODE_CONTROL_TIMEOUT_MS: "600" } })
+    await sqlOn(
+      db.url,
+      `INSERT INTO runs (id, tenant, status, code, owner, lease_expires_at)
+       VALUES ('silent', 'default', 'running', '{}', 'replica-that-hangs', now() + interval '1 minute')`,
+    )
+    const started = Date.now()
+    const timeout = await clientFor(b.url).fail((c) => c.runs.suspend({ params: { id: "silent" } }))
+    expect(timeout._tag).toBe("Unavailable")
+    expect(timeout.error.kind).toBe("ControlTimeout")
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500)
+  })
+
+  it("stops a run whose lease was taken, without writing anything", async () => {
+    const a = await replica()
+    const run = await clientFor(a.url).run((c) => c.runs.create({ payload: { code: gated(), wait: false } }))
+    await waitForCalls(run.id, 1)
+    await sqlOn(db.url, "UPDATE runs SET owner = 'someone-else' WHERE id = $1", [run.id])
+    await eventually(async () => ((await a.activeRuns()) === 0 ? true : undefined))
+    const [row] = await sqlOn<{ status: string; owner: string }>(db.url, "SELECT status, owner FROM runs WHERE id = $1", [run.id])
+    expect(row).toStrictEqual({ status: "running", owner: "someone-else" })
+  })
+
+  it("on shutdown suspends what it can and fails what it cannot", async () => {
+    const a = await replica()
+    const api = clientFor(a.url)
+    const idle = await api.run((c) => c.runs.create({ payload: { code: gated(), wait: false } }))
+    const blocked = await api.run((c) => c.runs.create({ payload: { code: gated("t.plain"), wait: false } }))
+    await waitForCalls(idle.id, 1)
+    await waitForCalls(blocked.id, 1)
+    await a.close()
+    started = []
+    const b = await replica()
+    const after = async (id: string): Promise<Run> => clientFor(b.url).run((c) => c.runs.get({ params: { id } }))
+    expect((await after(idle.id)).status).toBe("suspended")
+    const failed = await after(blocked.id)
+    expect(failed.status).toBe("failed")
+    expect(failed.result).toMatchObject({
+      ok: false,
+      error: { kind: "ExecutionFailure", message: "The replica executing this run shut down before the run finished" },
+    })
+  })
+})
