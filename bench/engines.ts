@@ -23,6 +23,16 @@ export const codemodeVm: BenchEngine = {
   },
 }
 
+/** The tree-walking interpreter (the default engine) through the public API: parse, analyse and run. */
+export const codemodeLegacy: BenchEngine = {
+  name: "codemode legacy",
+  prepare: (code) => async () => {
+    const r = await Effect.runPromise(CodeMode.execute({ code, engine: "legacy" }))
+    if (!r.ok) throw new Error(`codemode legacy: ${r.error.kind}: ${r.error.message}`)
+    return r.value
+  },
+}
+
 /**
  * V8 through node:vm. The program is wrapped in an async function: top-level `var`s of a plain script live on
  * the context's global object behind slow interceptors, which would make V8 look hundreds of times slower
@@ -39,4 +49,4 @@ export const nodeVm: BenchEngine = {
   },
 }
 
-export const engines: ReadonlyArray<BenchEngine> = [codemodeVm, nodeVm]
+export const engines: ReadonlyArray<BenchEngine> = [codemodeLegacy, codemodeVm, nodeVm]

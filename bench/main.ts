@@ -82,3 +82,5 @@ const main = async (): Promise<void> => {
 }
 
 await main()
+// The service bench starts servers and a database: run it for the full bench or when asked for by name.
+if (filter === undefined || filter === "service") await import("./service.ts")

@@ -40,12 +40,8 @@ function fail(message: string): never {
 }
 
 const serve = async (): Promise<void> => {
-  const [{ runMain }, Layer, { main }] = await Promise.all([
-    import("@effect/platform-node/NodeRuntime"),
-    import("effect/Layer"),
-    import("../server/main.ts"),
-  ])
-  runMain(Layer.launch(main))
+  const [{ runMain }, { serve }] = await Promise.all([import("@effect/platform-node/NodeRuntime"), import("../server/main.ts")])
+  runMain(serve)
 }
 
 const migrate = async (): Promise<void> => {

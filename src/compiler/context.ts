@@ -48,6 +48,8 @@ export type ControlEntry =
 export class ProgramCompiler {
   readonly analysis: ScopeAnalysis
   readonly codes: CodeObject[] = []
+  /** AST nesting depth of the compile in progress, across nested functions (the host stack is shared). */
+  depth = 0
   readonly storage = new Map<Binding, Storage>()
   private readonly materialized = new Map<Scope, boolean>()
   private blockEnvFunctions: Set<FunctionInfo> | undefined
@@ -108,7 +110,6 @@ export class FunctionCompiler {
   private nextReg = 0
   private maxReg = 0
   private readonly freeRegs: number[] = []
-  private depth = 0
 
   constructor(program: ProgramCompiler, fi: FunctionInfo | undefined, setup: FunctionSetup) {
     this.program = program
@@ -131,7 +132,7 @@ export class FunctionCompiler {
   // --- Nesting guard ------------------------------------------------------------------------------------------
 
   enter(node: { readonly start?: number }): void {
-    if (++this.depth > MAX_NESTING) throw new NestingTooDeep(node.start ?? 0)
+    if (++this.program.depth > MAX_NESTING) throw new NestingTooDeep(node.start ?? 0)
     this.asm.at(node.start)
   }
   /** Statements start with an empty operand stack, also after unreachable code. */
@@ -140,7 +141,7 @@ export class FunctionCompiler {
     if (this.asm.depth < 0) this.asm.depth = 0
   }
   leave(): void {
-    this.depth--
+    this.program.depth--
   }
 
   // --- Registers ----------------------------------------------------------------------------------------------

@@ -284,7 +284,7 @@ function ObjectLiteral(fc: FunctionCompiler, node: ESTree.ObjectExpression): voi
       if (p.kind === "get" || p.kind === "set" || p.method) {
         compilePropertyKey(fc, p.key, p.computed)
         const keyName = p.computed ? "" : staticKey(p.key)
-        compileFunctionExpression(fc, p.value as ESTree.FunctionExpression, keyName)
+        compileFunctionExpression(fc, p.value as ESTree.FunctionExpression, keyName, p)
         const kind = p.kind === "get" ? MethodKind.Getter : p.kind === "set" ? MethodKind.Setter : MethodKind.Method
         fc.emit(Op.DefineMethod, kind | METHOD_ENUMERABLE)
         continue
@@ -303,7 +303,7 @@ function ObjectLiteral(fc: FunctionCompiler, node: ESTree.ObjectExpression): voi
       }
       compilePropertyKey(fc, p.key, true)
       compileExpression(fc, value)
-      if (isAnonymousFunctionDefinition(value)) fc.emit(Op.SetFunctionName, 0)
+      if (isAnonymousFunctionDefinition(value)) fc.emit(Op.SetFunctionName)
       fc.emit(Op.DefineElem)
     } finally {
       fc.leave()
@@ -716,8 +716,8 @@ export function emitYield(fc: FunctionCompiler, raw: boolean): void {
 function YieldStar(fc: FunctionCompiler, argument: ESTree.Expression): void {
   const isAsync = fc.functionKind === "asyncGenerator"
   compileExpression(fc, argument)
-  // yield* forwards to the iterator's own methods: no array fast path (flags 0).
-  fc.emit(isAsync ? Op.GetAsyncIterator : Op.GetIterator, notIterableMessage(fc, argument), 0)
+  // yield* forwards to the iterator's own methods: no array fast path (flags 0). V8 names the value, not the source.
+  fc.emit(isAsync ? Op.GetAsyncIterator : Op.GetIterator, -1, 0)
   const iter = fc.allocReg()
   const received = fc.allocReg()
   const mode = fc.allocReg()

@@ -8,7 +8,7 @@
  * field initializers and static blocks are compiled as methods called with the instance (or the class) as `this`.
  */
 import type { ESTree } from "meriyah"
-import { analyzeScopes, type Binding, type FunctionInfo, type Scope } from "../language/scope.ts"
+import { analyzeScopes, type Binding, FUNCTION_NESTING_WEIGHT, type FunctionInfo, MAX_NESTING, NestingTooDeep, type Scope } from "../language/scope.ts"
 import { MethodKind, Op } from "../vm/opcodes.ts"
 import type { CodeFunctionKind, CodeObject, CodeRole, CompiledProgram } from "./code.ts"
 import { type ClassInfo, FunctionCompiler, ProgramCompiler } from "./context.ts"
@@ -65,10 +65,23 @@ const roleOf = (fi: FunctionInfo): CodeRole => {
 const functionKindOf = (fi: FunctionInfo): CodeFunctionKind =>
   fi.isAsync ? (fi.isGenerator ? "asyncGenerator" : "async") : fi.isGenerator ? "generator" : "normal"
 
-/** Compiles a nested function (or class element function) and returns its code id. */
-export function compileFunctionNode(fc: FunctionCompiler, node: ESTree.Node, name: string, classInfo?: ClassInfo): number {
+/**
+ * Compiles a nested function (or class element function) and returns its code id. `sourceNode` is the text
+ * Function.prototype.toString shows (a method with its key, a class constructor as the whole class).
+ */
+export function compileFunctionNode(fc: FunctionCompiler, node: ESTree.Node, name: string, classInfo?: ClassInfo, sourceNode: ESTree.Node = node): number {
   const fi = fc.program.analysis.functions.get(node)
   if (fi === undefined) throw new Error(`codemode bug: no function info for ${node.type}`)
+  fc.program.depth += FUNCTION_NESTING_WEIGHT
+  if (fc.program.depth > MAX_NESTING) throw new NestingTooDeep(node.start ?? 0)
+  try {
+    return compileFunctionNodeInner(fc, fi, node, name, classInfo, sourceNode)
+  } finally {
+    fc.program.depth -= FUNCTION_NESTING_WEIGHT
+  }
+}
+
+function compileFunctionNodeInner(fc: FunctionCompiler, fi: FunctionInfo, node: ESTree.Node, name: string, classInfo: ClassInfo | undefined, sourceNode: ESTree.Node): number {
   const id = fc.program.reserveId()
   const child = new FunctionCompiler(fc.program, fi, {
     role: roleOf(fi),
@@ -96,13 +109,18 @@ export function compileFunctionNode(fc: FunctionCompiler, node: ESTree.Node, nam
       child.emitFunctionEpilogue()
     }
   }
-  fc.program.codes[id] = finish(child, id, expectedArgumentCount(fi.params), node.start ?? 0, node.end ?? 0)
+  fc.program.codes[id] = finish(child, id, expectedArgumentCount(fi.params), sourceNode.start ?? 0, sourceNode.end ?? 0)
   return id
 }
 
-/** Pushes a closure of a function expression, arrow or method. */
-export function compileFunctionExpression(fc: FunctionCompiler, node: ESTree.FunctionExpression | ESTree.ArrowFunctionExpression, name: string): void {
-  const id = compileFunctionNode(fc, node, name)
+/** Pushes a closure of a function expression, arrow or method (`sourceNode`: a method's whole definition). */
+export function compileFunctionExpression(
+  fc: FunctionCompiler,
+  node: ESTree.FunctionExpression | ESTree.ArrowFunctionExpression,
+  name: string,
+  sourceNode: ESTree.Node = node,
+): void {
+  const id = compileFunctionNode(fc, node, name, undefined, sourceNode)
   fc.emit(Op.Closure, id)
 }
 
@@ -277,7 +295,7 @@ export function compileClass(fc: FunctionCompiler, node: ESTree.ClassDeclaration
     ),
   }
   const ctor = elements.find((el): el is ESTree.MethodDefinition => el.type === "MethodDefinition" && el.kind === "constructor")
-  const ctorId = ctor !== undefined ? compileFunctionNode(fc, ctor.value, name, classInfo) : implicitConstructor(fc, derived, classInfo, name)
+  const ctorId = ctor !== undefined ? compileFunctionNode(fc, ctor.value, name, classInfo, node) : implicitConstructor(fc, derived, classInfo, name, node)
   fc.emit(Op.ClassCreate, ctorId, derived ? 1 : 0)
   const F = fc.allocReg()
   const proto = fc.allocReg()
@@ -293,14 +311,14 @@ export function compileClass(fc: FunctionCompiler, node: ESTree.ClassDeclaration
         if (el.key?.type === "PrivateIdentifier") {
           fc.emit(Op.LoadReg, F)
           fc.load(fc.resolution(el.key), `#${el.key.name}`)
-          fc.emit(Op.Closure, compileFunctionNode(fc, el.value, `#${el.key.name}`))
+          fc.emit(Op.Closure, compileFunctionNode(fc, el.value, `#${el.key.name}`, undefined, el))
           fc.emit(Op.ClassPrivateMethod, kind | (el.static ? STATIC : 0))
           fc.emit(Op.Pop)
           continue
         }
         fc.emit(Op.LoadReg, el.static ? F : proto)
         compilePropertyKey(fc, el.key as ESTree.Expression, el.computed)
-        fc.emit(Op.Closure, compileFunctionNode(fc, el.value, el.computed ? "" : staticKey(el.key as ESTree.Expression)))
+        fc.emit(Op.Closure, compileFunctionNode(fc, el.value, el.computed ? "" : staticKey(el.key as ESTree.Expression), undefined, el))
         fc.emit(Op.DefineMethod, kind)
         fc.emit(Op.Pop)
       } else if (el.type === "PropertyDefinition") {
@@ -379,7 +397,7 @@ function callWithClassAsThis(fc: FunctionCompiler, codeId: number, F: number): v
 }
 
 /** The default constructor: empty, or `constructor(...args) { super(...args) }` without iterating args. */
-function implicitConstructor(fc: FunctionCompiler, derived: boolean, classInfo: ClassInfo, name: string): number {
+function implicitConstructor(fc: FunctionCompiler, derived: boolean, classInfo: ClassInfo, name: string, classNode: ESTree.Node): number {
   const id = fc.program.reserveId()
   const child = new FunctionCompiler(fc.program, undefined, {
     role: derived ? "derivedConstructor" : "classConstructor",
@@ -408,6 +426,6 @@ function implicitConstructor(fc: FunctionCompiler, derived: boolean, classInfo: 
     child.emit(Op.Undefined)
     child.emit(Op.Return)
   }
-  fc.program.codes[id] = finish(child, id, 0, 0, 0)
+  fc.program.codes[id] = finish(child, id, 0, classNode.start ?? 0, classNode.end ?? 0)
   return id
 }

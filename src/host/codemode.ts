@@ -82,6 +82,9 @@ export interface Runtime<R = never> {
 export const make = <const T extends ToolTree = {}, H extends Hooks = Hooks>(options: Options<T, H> = {}): Runtime<TreeServices<T> | HookServices<H>> => {
   const limits = validateLimits(options.limits)
   validateHooks(options.hooks)
+  if (options.engine !== undefined && options.engine !== "legacy" && options.engine !== "vm") {
+    throw new TypeError(`engine must be "legacy" or "vm", got ${JSON.stringify(options.engine)}`)
+  }
   const index = buildIndex(options.tools)
   const catalog = buildCatalog(index)
   const byExpression = new Map<string, ToolEntry>(index.entries.map((e) => [e.expression, e]))

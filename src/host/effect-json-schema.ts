@@ -79,7 +79,9 @@ const compileNode = (rep: Rep): JsonSchema => {
       return { $ref: `#/$defs/${rep.$ref}` }
     case "ObjectKeyword":
       return { type: "object" }
-    // No JSON form (undefined, void, bigint, symbols, opaque declarations): anything the schema accepts.
+    case "Declaration":
+      return declaration(rep)
+    // No JSON form (undefined, void, bigint, symbols): anything the schema accepts.
     case "Undefined":
     case "Void":
     case "Unknown":
@@ -87,9 +89,19 @@ const compileNode = (rep: Rep): JsonSchema => {
     case "BigInt":
     case "Symbol":
     case "UniqueSymbol":
-    case "Declaration":
       return {}
   }
+}
+
+/**
+ * Declarations are opaque types, but the program only ever sees them as JSON: a `Schema.Class` instance as its
+ * fields (its one type parameter is the fields' struct), a `Date` as its ISO string. Others stay unconstrained.
+ */
+const declaration = (rep: SchemaRepresentation.Declaration): JsonSchema => {
+  if (rep.representation?.id === "effect/schema/Date") return { type: "string", format: "date-time" }
+  const [fields, ...more] = rep.typeParameters
+  if (fields !== undefined && more.length === 0 && fields._tag === "Objects") return compile(fields)
+  return {}
 }
 
 const literal = (v: SchemaAST.LiteralValue): JsonSchema =>

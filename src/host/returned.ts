@@ -2,7 +2,7 @@
  * Host code — a tool's `execute`, durable `start`/`wait`/`cancel`, hooks — may return an Effect, a Promise or a
  * plain value (spec "Tool.make"). `fromReturned` turns any of them into an Effect, so the rest of the host deals with
  * one shape: a rejected Promise becomes a failure with the rejection reason (so a `ToolError` thrown in an async
- * function is still a refusal), and a synchronous throw inside `call` becomes a defect.
+ * function is still a refusal), and so does a synchronous throw inside `callHost`. Defects stay defects.
  */
 import { Effect } from "effect"
 

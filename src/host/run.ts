@@ -38,6 +38,11 @@ export type EngineStatus =
 /** What the loop needs of an engine: run a bounded slice. */
 export interface Engine {
   run(stepBudget: number): EngineStatus
+  /**
+   * Set by the loop on an engine that may not return within a slice (the tree-walker runs ordinary code on the host
+   * stack): the engine calls it every so many steps, and it throws a Termination once the time limit has passed.
+   */
+  interruptCheck?: (() => void) | undefined
 }
 
 export interface RunContext<R> {
@@ -68,6 +73,12 @@ export const runLoop = <R>(ctx: RunContext<R>): Effect.Effect<Result, never, R> 
     const deliveries = yield* Queue.unbounded<Delivery>()
     const started = yield* Clock.currentTimeMillis
     const deadline = limits.timeoutMs === undefined ? undefined : started + limits.timeoutMs
+    if (deadline !== undefined && "interruptCheck" in engine) {
+      const clock = yield* Clock.clockWith(Effect.succeed)
+      engine.interruptCheck = () => {
+        if (clock.currentTimeMillisUnsafe() >= deadline) throw new Termination({ kind: "TimeoutExceeded" })
+      }
+    }
 
     const deliver = (d: Delivery): Ending | undefined => {
       inflight.delete(d.call.callId)
@@ -86,7 +97,7 @@ export const runLoop = <R>(ctx: RunContext<R>): Effect.Effect<Result, never, R> 
         try {
           status = engine.run(SLICE_STEPS)
         } catch (e) {
-          if (e instanceof Termination) return { ok: false, error: terminationDiagnostic(e) }
+          if (e instanceof Termination) return { ok: false, error: e.reason.kind === "TimeoutExceeded" ? timeoutDiagnostic(limits) : terminationDiagnostic(e) }
           return { ok: false, error: diagnostic("ExecutionFailure", `Internal error: ${describeHostError(e)}`) }
         }
         // Hand every new host call to its own fiber: tool-call concurrency is unrestricted.

@@ -182,6 +182,8 @@ export const docLines = (schema: JsonSchema): string[] => {
     if ((tag === "minimum" || tag === "maximum") && Math.abs(Number(v)) === SAFE_INTEGER_BOUND) continue
     // A pattern beside a format only spells the format out (Zod and Effect add one for uuid, datetime...).
     if (tag === "pattern" && schema.format !== undefined) continue
+    // A tuple's type already says how many items it has.
+    if ((tag === "minItems" || tag === "maxItems") && (Array.isArray(schema.prefixItems) || Array.isArray(schema.items))) continue
     lines.push(v === true ? `@${tag}` : `@${tag} ${typeof v === "string" && tag !== "default" ? v : JSON.stringify(v)}`)
   }
   return lines

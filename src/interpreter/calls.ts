@@ -9,7 +9,7 @@ import type { ESTree } from "meriyah"
 import { calleeText, staticKey } from "../language/static-semantics.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
-import { IsConstructor, NativeFunction } from "../runtime/function-object.ts"
+import { IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
 import type { JSObject } from "../runtime/object.ts"
 import { EMPTY, type Value } from "../runtime/value.ts"
 import { checkSuperConstructor, SuperGetTask } from "../vm/tasks.ts"
@@ -17,6 +17,7 @@ import { recordOf } from "./environment.ts"
 import { Evaluate, pushElement, Spread } from "./expressions.ts"
 import { CallFunction, InitializeElements } from "./functions.ts"
 import type { Activation, Eval } from "./machine.ts"
+import { slow } from "./machine.ts"
 import { type Expr, GetElement, GetField, GetPrivate, loadRef, privateNameOf, superBase } from "./references.ts"
 
 /** An optional chain short-circuited. */
@@ -49,7 +50,7 @@ export function* MemberExpression(a: Activation, node: ESTree.MemberExpression, 
   if (node.object.type === "Super") {
     const { func, thisValue } = superBase(a, node.object)
     const key = node.computed ? yield* Evaluate(a, node.property as ESTree.Expression) : staticKey(node.property)
-    return yield* SuperGetTask(a.realm, func, thisValue, key)
+    return yield* slow(SuperGetTask(a.realm, func, thisValue, key))
   }
   const base = yield* chainOperandOf(a, node.object as Expr, chain)
   if (base === SHORT) return SHORT
@@ -90,6 +91,7 @@ export function* calleeAndThis(a: Activation, callee: Expr, chain: boolean): Eva
 /** ArgumentListEvaluation. */
 export function* ArgumentList(a: Activation, args: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): Eval<Value[]> {
   const out: Value[] = []
+  if (args.length === 0) return out
   let spread: ArrayObject | undefined
   for (const arg of args) {
     if (arg.type === "SpreadElement") {
@@ -114,15 +116,26 @@ const denseValues = (arr: ArrayObject): Value[] => {
 }
 
 export function* CallExpression(a: Activation, node: ESTree.CallExpression, chain: boolean): Eval<Value | Short> {
-  if (node.callee.type === "Super") return yield* SuperCall(a, node)
-  const r = yield* calleeAndThis(a, node.callee as Expr, chain)
-  if (r === SHORT) return SHORT
-  const [thisArg, f] = r
+  const callee = node.callee
+  if (callee.type === "Super") return yield* SuperCall(a, node)
+  let thisArg: Value = undefined
+  let f: Value
+  if (callee.type === "Identifier") f = yield* Evaluate(a, callee)
+  else {
+    const r = yield* calleeAndThis(a, callee as Expr, chain)
+    if (r === SHORT) return SHORT
+    thisArg = r[0]
+    f = r[1]
+  }
   if (node.optional && isNullish(f)) return SHORT
   a.offset = node.start ?? a.offset
   const args = yield* ArgumentList(a, node.arguments)
   a.offset = node.start ?? a.offset
-  return yield* CallFunction(a, f, thisArg, args, node.callee as Expr)
+  if (f instanceof ScriptFunction) {
+    a.m.steps--
+    return yield { kind: "call", f, thisArg, args }
+  }
+  return yield* CallFunction(a, f, thisArg, args, callee as Expr)
 }
 
 export function* NewExpression(a: Activation, node: ESTree.NewExpression): Eval<Value> {

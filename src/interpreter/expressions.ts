@@ -24,18 +24,34 @@ import { CallExpression, calleeAndThis, ChainExpression, chainOperandOf, MemberE
 import { ClassDefinitionEvaluation, DefineMethodProperty, MethodKind } from "./classes.ts"
 import { CallFunction, InstantiateFunction } from "./functions.ts"
 import { Await, Yield, YieldStar } from "./generators.ts"
-import type { Activation, Eval } from "./machine.ts"
-import { BinaryOperation, NumericUnary, ToStringValue } from "./operators.ts"
+import { type Activation, type Eval, MAX_PLAIN_DEPTH } from "./machine.ts"
+import { slow } from "./machine.ts"
+import { EvaluatePlain } from "./plain.ts"
+import { binaryFast, BinaryOperationSlow, NumericUnary, ToStringValue } from "./operators.ts"
 import { AssignmentExpression, UpdateExpression } from "./patterns.ts"
 import { type Expr, GetBindingValue, loadRef, MISS, privateNameOf, ToPropertyKeyValue } from "./references.ts"
 
-export function* Evaluate(a: Activation, node: Expr): Eval<Value> {
+/**
+ * Evaluates an expression. What cannot suspend goes to the synchronous evaluator while there is room on the host
+ * stack; `generator` forces the generator production (the synchronous evaluator's fallback for rare productions).
+ */
+export function* Evaluate(a: Activation, node: Expr, generator?: boolean): Eval<Value> {
+  if (generator !== true && a.m.plainDepth < MAX_PLAIN_DEPTH && !a.program.suspends(node)) return EvaluatePlain(a, node)
   a.offset = node.start ?? a.offset
   switch (node.type) {
     case "Literal":
       return yield* Literal(a, node)
-    case "Identifier":
-      return yield* IdentifierReference(a, node)
+    case "Identifier": {
+      const ref = a.program.layout.ref(node)
+      if (ref === null) {
+        // These globals are non-writable and non-configurable.
+        if (node.name === "undefined") return undefined
+        if (node.name === "NaN") return NaN
+        if (node.name === "Infinity") return Infinity
+      }
+      const v = loadRef(a, ref, node.name)
+      return v !== MISS ? v : yield* slow(GetV(a.realm, a.realm.globalObject, node.name))
+    }
     case "ThisExpression":
       return loadRef(a, a.program.layout.ref(node), "this") as Value
     case "TemplateLiteral":
@@ -118,17 +134,6 @@ function* Literal(a: Activation, node: ESTree.Literal): Eval<Value> {
   return node.value as Value
 }
 
-function* IdentifierReference(a: Activation, node: ESTree.Identifier): Eval<Value> {
-  const ref = a.program.layout.ref(node)
-  if (ref === null) {
-    // These globals are non-writable and non-configurable.
-    if (node.name === "undefined") return undefined
-    if (node.name === "NaN") return NaN
-    if (node.name === "Infinity") return Infinity
-  }
-  return yield* GetBindingValue(a, ref, node.name)
-}
-
 // --- Literals ---------------------------------------------------------------------------------------------------
 
 function* TemplateLiteral(a: Activation, node: ESTree.TemplateLiteral): Eval<Value> {
@@ -165,7 +170,7 @@ function* TaggedTemplate(a: Activation, node: ESTree.TaggedTemplateExpression): 
 /** Appends an iterable's values to `arr` (spread in array literals and argument lists). */
 export function* Spread(a: Activation, arr: ArrayObject, iterable: Value, notIterable: string | undefined): Eval<void> {
   const realm = a.realm
-  yield* SpreadTask(realm, arr, iterable, notIterable, (r) => iteratorStepFast(realm, r))
+  yield* slow(SpreadTask(realm, arr, iterable, notIterable, (r) => iteratorStepFast(realm, r)))
 }
 
 /** ArrayPush: appends one element. */
@@ -195,7 +200,7 @@ function* ObjectLiteral(a: Activation, node: ESTree.ObjectExpression): Eval<Valu
   for (const p of node.properties) {
     a.offset = p.start ?? a.offset
     if (p.type === "SpreadElement") {
-      yield* CopyDataProperties(realm, obj, yield* Evaluate(a, p.argument), [])
+      yield* slow(CopyDataProperties(realm, obj, yield* Evaluate(a, p.argument), []))
       continue
     }
     if (p.type !== "Property") throw new Error(`codemode bug: ${p.type} in an object literal`)
@@ -236,7 +241,7 @@ function* UnaryExpression(a: Activation, node: ESTree.UnaryExpression): Eval<Val
         if (ref === null) {
           const p = a.realm.globalObject.lookup(arg.name)
           if (p === undefined) return "undefined"
-          return TypeOf(p.accessor ? yield* GetV(a.realm, a.realm.globalObject, arg.name) : p.value)
+          return TypeOf(p.accessor ? yield* slow(GetV(a.realm, a.realm.globalObject, arg.name)) : p.value)
         }
         return TypeOf(yield* GetBindingValue(a, ref, arg.name))
       }
@@ -283,7 +288,7 @@ function* DeleteProperty(a: Activation, base: Value, key: Value): Eval<Value> {
   const obj = ToObject(a.realm, base)
   const k = propertyKeyFast(key)
   if (k !== MISS) return deleteProperty(obj, k, a.code.strict)
-  return yield* DeleteTask(a.realm, obj, key, a.code.strict)
+  return yield* slow(DeleteTask(a.realm, obj, key, a.code.strict))
 }
 
 /** Binary and logical operators; the left-nested spine is walked iteratively. */
@@ -314,7 +319,8 @@ function* BinaryChain(a: Activation, node: ESTree.BinaryExpression | ESTree.Logi
     } else {
       const r = yield* Evaluate(a, link.right)
       a.offset = link.start ?? a.offset
-      v = yield* BinaryOperation(a, link.operator, v, r)
+      const fast = binaryFast(link.operator, v, r)
+      v = fast !== MISS ? fast : yield* BinaryOperationSlow(a, link.operator, v, r)
     }
   }
   return v

@@ -24,6 +24,7 @@ import { checkSuperConstructor, InitializeInstanceElements } from "../vm/tasks.t
 import { recordOf, tdzError } from "./environment.ts"
 import { NamedEvaluation } from "./expressions.ts"
 import { type Activation, type Eval, isHostObject, type Resumption } from "./machine.ts"
+import { slow } from "./machine.ts"
 import { BindingInitialization } from "./patterns.ts"
 import { Completion, StatementList } from "./statements.ts"
 import { type Expr, storeRef } from "./references.ts"
@@ -56,7 +57,11 @@ export function* FunctionBody(a: Activation): Eval<Value> {
     }
     default: {
       const f = node as ESTree.FunctionExpression | ESTree.ArrowFunctionExpression
-      yield* FunctionDeclarationInstantiation(a, fi)
+      if (fi.hasSimpleParameterList && a.code.role !== "classConstructor") {
+        enterFunctionScope(a, fi)
+        bindSimpleParameters(a, fi)
+        finishInstantiation(a, fi)
+      } else yield* FunctionDeclarationInstantiation(a, fi)
       if (fi.isGenerator) yield* GeneratorStart(a)
       try {
         if (f.body?.type === "BlockStatement") value = returnValue(yield* StatementList(a, f.body.body))
@@ -71,7 +76,7 @@ export function* FunctionBody(a: Activation): Eval<Value> {
   return FunctionEpilogue(a, value)
 }
 
-const returnValue = (c: Completion | undefined): Value => (c !== undefined && c.type === "return" ? c.value : undefined)
+export const returnValue = (c: Completion | undefined): Value => (c !== undefined && c.type === "return" ? c.value : undefined)
 
 /** The final step of a return: a derived constructor checks its result (DerivedCtorReturn in the VM). */
 export const FunctionEpilogue = (a: Activation, v: Value): Value => {
@@ -87,36 +92,71 @@ export const FunctionEpilogue = (a: Activation, v: Value): Value => {
 }
 
 // https://tc39.es/ecma262/#sec-functiondeclarationinstantiation
-function* FunctionDeclarationInstantiation(a: Activation, fi: FunctionInfo): Eval<void> {
-  const realm = a.realm
-  const layout = a.program.layout
+export function* FunctionDeclarationInstantiation(a: Activation, fi: FunctionInfo): Eval<void> {
   if (a.code.role === "classConstructor" && a.code.hasInstanceElements) {
     // [[Construct]] of a base class initializes fields before the body (and its parameters) run.
     yield* InitializeElements(a.func, a.thisValue)
   }
-  a.env = layout.enter(fi.scope, a.env)
-  const env = a.env
-  const init = (name: "this" | "new.target" | "function-object" | "arguments", v: () => Value): void => {
-    const b = fi.pseudo(name)
-    if (b !== undefined) env!.slots[layout.slot(b)] = v()
-  }
-  if (fi.kind !== "derivedConstructor") init("this", () => a.thisValue)
-  init("new.target", () => a.newTarget)
-  init("function-object", () => a.func)
-  init("arguments", () => CreateArgumentsObject(realm, a.args, a.func, a.code.strict))
-  for (const b of fi.scope.bindings.values()) {
-    if (b.kind === "callee") env!.slots[layout.slot(b)] = a.func
-  }
-  const params = fi.params
-  for (let i = 0; i < params.length; i++) {
-    const p = params[i] as ESTree.Parameter
-    a.offset = p.start ?? a.offset
-    if (p.type === "RestElement") {
-      yield* BindingInitialization(a, p.argument, new ArrayObject(realm.ArrayPrototype, a.args.slice(i)), true)
-    } else {
-      yield* BindingInitialization(a, p, a.args[i], true)
+  enterFunctionScope(a, fi)
+  if (fi.hasSimpleParameterList) bindSimpleParameters(a, fi)
+  else {
+    const params = fi.params
+    for (let i = 0; i < params.length; i++) {
+      const p = params[i] as ESTree.Parameter
+      a.offset = p.start ?? a.offset
+      if (p.type === "RestElement") {
+        yield* BindingInitialization(a, p.argument, new ArrayObject(a.realm.ArrayPrototype, a.args.slice(i)), true)
+      } else {
+        yield* BindingInitialization(a, p, a.args[i], true)
+      }
     }
   }
+  finishInstantiation(a, fi)
+}
+
+/** The function's record with `this`, `new.target`, `arguments`, the active function and its own name bound. */
+export const enterFunctionScope = (a: Activation, fi: FunctionInfo): void => {
+  const layout = a.program.layout
+  const env = layout.enter(fi.scope, a.env)
+  a.env = env
+  if (env === a.func.env) return
+  const slots = env!.slots
+  for (const b of fi.scope.bindings.values()) {
+    switch (b.kind) {
+      case "this":
+        if (fi.kind !== "derivedConstructor") slots[layout.slot(b)] = a.thisValue
+        break
+      case "new.target":
+        slots[layout.slot(b)] = a.newTarget
+        break
+      case "function-object":
+      case "callee":
+        slots[layout.slot(b)] = a.func
+        break
+      case "arguments":
+        slots[layout.slot(b)] = CreateArgumentsObject(a.realm, a.args, a.func, a.code.strict)
+        break
+      default:
+        break
+    }
+  }
+}
+
+/** Binds a parameter list of plain identifiers to the arguments. */
+export const bindSimpleParameters = (a: Activation, fi: FunctionInfo): void => {
+  const params = fi.params as ReadonlyArray<ESTree.Identifier>
+  const layout = a.program.layout
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i] as ESTree.Identifier
+    a.offset = p.start ?? a.offset
+    const t = storeRef(a, layout.ref(p), p.name, a.args[i], true)
+    if (t !== undefined) throw new Error("codemode bug: a parameter is a global")
+  }
+}
+
+/** The separate var environment (when parameters have expressions) and the hoisted function declarations. */
+export const finishInstantiation = (a: Activation, fi: FunctionInfo): void => {
+  const layout = a.program.layout
   if (fi.bodyScope !== fi.scope) {
     a.env = layout.enter(fi.bodyScope, a.env)
     for (const b of fi.bodyScope.bindings.values()) {
@@ -147,7 +187,7 @@ function* GeneratorStart(a: Activation): Eval<void> {
 }
 
 /** The body of an implicit class constructor (https://tc39.es/ecma262/#sec-runtime-semantics-classdefinitionevaluation step 14.a). */
-function* ImplicitConstructorBody(a: Activation): Eval<Value> {
+export function* ImplicitConstructorBody(a: Activation): Eval<Value> {
   if (a.code.role === "derivedConstructor") {
     const parent = checkSuperConstructor(a.func)
     const result = (yield { kind: "construct", f: parent, args: a.args, newTarget: a.newTarget as JSObject }) as JSObject
@@ -161,7 +201,7 @@ function* ImplicitConstructorBody(a: Activation): Eval<Value> {
 /** InitializeInstanceElements, unless the class defines no instance elements. */
 export function* InitializeElements(F: ScriptFunction, O: Value): Eval<void> {
   if (F.fields.length === 0 && F.privateMethods.length === 0) return
-  yield* InitializeInstanceElements(O, F)
+  yield* slow(InitializeInstanceElements(O, F))
 }
 
 /** A closure of a function expression, arrow or method over the current environment. */
@@ -176,7 +216,7 @@ export function* CallFunction(a: Activation, f: Value, thisArg: Value, args: Rea
   a.m.steps--
   if (f instanceof NativeFunction && !f.isTaskImpl) {
     const r = f.impl(a.realm, thisArg, args, undefined, f)
-    if (isHostObject(r)) return yield* r as Task<Value>
+    if (isHostObject(r)) return yield* slow(r as Task<Value>)
     return r as Value
   }
   if (!IsCallable(f)) throwTypeError(`${typeof callee === "string" ? callee : calleeText(callee)} is not a function`)

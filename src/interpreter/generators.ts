@@ -20,6 +20,7 @@ import { EMPTY, type Value } from "../runtime/value.ts"
 import { ResumeMode } from "../vm/opcodes.ts"
 import { GetAsyncIteratorTask, GetIteratorTask, YieldStarCallTask } from "../vm/tasks.ts"
 import { type Activation, type Eval, FrameKind, type Resumption } from "./machine.ts"
+import { slow } from "./machine.ts"
 import { GetField } from "./references.ts"
 
 /** A generator resumed with `return(value)`: completes the body like `return value` at the yield. */
@@ -33,7 +34,7 @@ export class GeneratorReturn {
 /** Await(value): suspends until the promise for `value` settles; its value, or its reason thrown. */
 export function* Await(a: Activation, v: Value): Eval<Value> {
   const realm = a.realm
-  const promise = awaitPromiseFast(realm, v) ?? (yield* AwaitPromise(realm, v))
+  const promise = awaitPromiseFast(realm, v) ?? (yield* slow(AwaitPromise(realm, v)))
   const activation = a.generator
   AwaitThen(realm, activation, promise)
   const r = (yield { kind: "suspend", deliver: a.frame.kind === FrameKind.Async ? activation.promise : undefined }) as unknown as Resumption
@@ -50,7 +51,7 @@ function* YieldValue(a: Activation, v: Value, raw: boolean): Eval<Resumption> {
   const gen = a.generator
   if (a.frame.kind === FrameKind.AsyncGenerator) {
     if (!raw) v = yield* Await(a, v)
-    yield* AsyncGeneratorCompleteStep(a.realm, gen, { kind: "next", value: v }, false)
+    yield* slow(AsyncGeneratorCompleteStep(a.realm, gen, { kind: "next", value: v }, false))
     const next = gen.queue[0]
     if (next !== undefined) return { mode: next.completion.kind, value: next.completion.value }
     gen.state = "suspendedYield"
@@ -82,11 +83,11 @@ function* returnFromYield(a: Activation, value: Value): Eval<never> {
 export function* YieldStar(a: Activation, iterable: Value, notIterable: string | undefined): Eval<Value> {
   const realm = a.realm
   const isAsync = a.frame.kind === FrameKind.AsyncGenerator
-  const record = (isAsync ? yield* GetAsyncIteratorTask(realm, iterable, notIterable) : yield* GetIteratorTask(realm, iterable, notIterable)) as unknown as IteratorRecord
+  const record = (isAsync ? yield* slow(GetAsyncIteratorTask(realm, iterable, notIterable)) : yield* slow(GetIteratorTask(realm, iterable, notIterable))) as unknown as IteratorRecord
   let received: Value = undefined
   let mode: number = ResumeMode.Next
   for (;;) {
-    let result: Value | typeof EMPTY = yield* YieldStarCallTask(realm, record, received, mode, isAsync)
+    let result: Value | typeof EMPTY = yield* slow(YieldStarCallTask(realm, record, received, mode, isAsync))
     if (result === EMPTY) {
       // A return resumption and the inner iterator has no `return`: return the received value.
       return yield* returnFromYield(a, received)

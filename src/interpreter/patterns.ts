@@ -21,6 +21,7 @@ import { ToBoolean } from "../runtime/conversions.ts"
 import { Evaluate, NamedEvaluation } from "./expressions.ts"
 import { GeneratorReturn } from "./generators.ts"
 import type { Activation, Eval } from "./machine.ts"
+import { slow } from "./machine.ts"
 import { BinaryOperation, increment, ToNumericValue } from "./operators.ts"
 import {
   type Expr,
@@ -172,7 +173,7 @@ function* ObjectPattern(a: Activation, node: ESTree.ObjectPattern, value: Value,
       const member = !init && target.type === "MemberExpression" ? target : undefined
       const ref = member !== undefined ? yield* PrepareMember(a, member) : undefined
       const rest = new JSObject(a.realm.ObjectPrototype)
-      yield* CopyDataProperties(a.realm, rest, value, excluded)
+      yield* slow(CopyDataProperties(a.realm, rest, value, excluded))
       if (member !== undefined) yield* PutMember(a, member, ref!, rest)
       else yield* BindingInitialization(a, target, rest, init)
       continue
@@ -192,13 +193,13 @@ function* ObjectPattern(a: Activation, node: ESTree.ObjectPattern, value: Value,
 /** IteratorStepValue for destructuring: the next value, undefined once done. */
 function* IterStep(a: Activation, record: IteratorRecord): Eval<Value> {
   const step = iteratorStepFast(a.realm, record)
-  const v = isTask(step) ? yield* (step as Task<Value | Empty>) : (step as Value | Empty)
+  const v = isTask(step) ? yield* slow(step as Task<Value | Empty>) : (step as Value | Empty)
   return v === EMPTY ? undefined : v
 }
 
 function* ArrayPattern(a: Activation, node: ESTree.ArrayPattern, value: Value, init: boolean, source: ESTree.Node | undefined): Eval<void> {
   const realm = a.realm
-  const record = (yield* GetIteratorTask(realm, value, notIterableText(source))) as unknown as IteratorRecord
+  const record = (yield* slow(GetIteratorTask(realm, value, notIterableText(source)))) as unknown as IteratorRecord
   const env = a.env
   try {
     for (const el of node.elements) {
@@ -207,7 +208,7 @@ function* ArrayPattern(a: Activation, node: ESTree.ArrayPattern, value: Value, i
         const target = el.argument
         const member = !init && target.type === "MemberExpression" ? target : undefined
         const ref = member !== undefined ? yield* PrepareMember(a, member) : undefined
-        const rest = yield* IteratorRest(realm, record)
+        const rest = yield* slow(IteratorRest(realm, record))
         if (member !== undefined) yield* PutMember(a, member, ref!, rest)
         else yield* BindingInitialization(a, target, rest, init)
       } else {
@@ -220,9 +221,9 @@ function* ArrayPattern(a: Activation, node: ESTree.ArrayPattern, value: Value, i
     const tc = toThrowCompletion(realm, e)
     a.env = env
     if (record.done) throw tc
-    yield* IteratorCloseForThrow(realm, record, tc.value)
+    yield* slow(IteratorCloseForThrow(realm, record, tc.value))
   }
-  yield* IteratorCloseIfNotDone(realm, record)
+  yield* slow(IteratorCloseIfNotDone(realm, record))
 }
 
 /** A for-in/of head that is an assignment target. */

@@ -17,6 +17,7 @@ import {
 import type { FunctionShape } from "../runtime/function-create.ts"
 import type { JSObject } from "../runtime/object.ts"
 import type { SourceLocation } from "../runtime/realm.ts"
+import { forEachChild } from "../language/walk.ts"
 import { Layout } from "./environment.ts"
 
 type ClassNode = ESTree.ClassDeclaration | ESTree.ClassExpression
@@ -54,6 +55,8 @@ export class Program {
   private readonly codes = new Map<ESTree.Node, FunctionCode>()
   /** Tagged template objects, per site. */
   readonly templates = new Map<ESTree.Node, JSObject>()
+  /** Nodes containing a suspension point of their own function (await, yield, for await, async generator return). */
+  private readonly suspending = new Set<ESTree.Node>()
 
   constructor(program: InterpreterProgram, analysis: ScopeAnalysis) {
     this.source = program.source
@@ -74,6 +77,12 @@ export class Program {
       classNode: undefined,
       hasInstanceElements: false,
     }
+    markSuspending(program.ast, this.suspending, false)
+  }
+
+  /** Whether evaluating `node` may suspend its function (else the synchronous evaluator can run it). */
+  suspends(node: ESTree.Node): boolean {
+    return this.suspending.has(node)
   }
 
   /** The code of a function node (function, arrow, method, field initializer, static block), named `name`. */
@@ -121,4 +130,50 @@ export class Program {
     }
     return c
   }
+}
+
+/**
+ * Marks the nodes under `node` that contain a suspension point of the function being walked; nested functions are
+ * walked as functions of their own (a class's heritage and computed keys belong to the enclosing function).
+ */
+function markSuspending(node: ESTree.Node, out: Set<ESTree.Node>, asyncGenerator: boolean): boolean {
+  switch (node.type) {
+    case "FunctionDeclaration":
+    case "FunctionExpression":
+    case "ArrowFunctionExpression": {
+      const inner = node.async && node.type !== "ArrowFunctionExpression" && node.generator
+      for (const p of node.params) markSuspending(p, out, inner)
+      if (node.body !== null && node.body !== undefined) markSuspending(node.body, out, inner)
+      return false
+    }
+    case "ClassDeclaration":
+    case "ClassExpression": {
+      let found = node.superClass !== null && markSuspending(node.superClass, out, asyncGenerator)
+      for (const el of node.body.body) {
+        if (el.type === "StaticBlock") {
+          markSuspending(el, out, false)
+          continue
+        }
+        if ((el.type === "MethodDefinition" || el.type === "PropertyDefinition") && el.computed && el.key !== null) {
+          if (markSuspending(el.key, out, asyncGenerator)) found = true
+        }
+        if (el.type === "MethodDefinition") markSuspending(el.value, out, asyncGenerator)
+        else if (el.type === "PropertyDefinition" && el.value !== null) markSuspending(el.value, out, false)
+      }
+      if (found) out.add(node)
+      return found
+    }
+    default:
+      break
+  }
+  let found =
+    node.type === "AwaitExpression" ||
+    node.type === "YieldExpression" ||
+    (node.type === "ForOfStatement" && node.await) ||
+    (node.type === "ReturnStatement" && asyncGenerator)
+  forEachChild(node, (child) => {
+    if (markSuspending(child, out, asyncGenerator)) found = true
+  })
+  if (found) out.add(node)
+  return found
 }

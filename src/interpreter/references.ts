@@ -10,8 +10,9 @@ import { staticKey } from "../language/static-semantics.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { ToPropertyKey } from "../runtime/conversions.ts"
-import { JSObject, type PrivateName } from "../runtime/object.ts"
+import type { PrivateName } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
+import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, type PropertyKey, type Value } from "../runtime/value.ts"
 import {
@@ -31,6 +32,7 @@ import { recordOf, type Ref, tdzError } from "./environment.ts"
 import { Evaluate } from "./expressions.ts"
 import { CallFunction } from "./functions.ts"
 import type { Activation, Eval } from "./machine.ts"
+import { slow } from "./machine.ts"
 
 export type Expr = ESTree.Expression | ESTree.PrivateIdentifier | ESTree.Super | ESTree.SpreadElement
 
@@ -56,7 +58,7 @@ export const loadRef = (a: Activation, ref: Ref | null, name: string): Value | t
 export function* GetBindingValue(a: Activation, ref: Ref | null, name: string): Eval<Value> {
   const v = loadRef(a, ref, name)
   if (v !== MISS) return v
-  return yield* GetV(a.realm, a.realm.globalObject, name)
+  return yield* slow(GetV(a.realm, a.realm.globalObject, name))
 }
 
 /**
@@ -89,7 +91,7 @@ export const storeRef = (a: Activation, ref: Ref | null, name: string, v: Value,
 /** Writes a binding by reference (PutValue / InitializeReferencedBinding). */
 export function* PutBindingValue(a: Activation, ref: Ref | null, name: string, v: Value, init: boolean): Eval<void> {
   const t = storeRef(a, ref, name, v, init)
-  if (t !== undefined) yield* t
+  if (t !== undefined) yield* slow(t)
 }
 
 /** The private name a `#x` denotes in the current class scope. */
@@ -128,7 +130,7 @@ export function superBase(a: Activation, node: ESTree.Super): { func: Value; thi
 export function* ToPropertyKeyValue(a: Activation, key: Value): Eval<PropertyKey> {
   const k = propertyKeyFast(key)
   if (k !== MISS) return k
-  return yield* ToPropertyKey(a.realm, key)
+  return yield* slow(ToPropertyKey(a.realm, key))
 }
 
 /** Evaluates a member reference's base and key (prepareMember). */
@@ -151,13 +153,13 @@ export function* GetMember(a: Activation, r: PropertyRef): Eval<Value> {
   const realm = a.realm
   switch (r.kind) {
     case RefKind.Super:
-      return yield* SuperGetTask(realm, r.base, r.thisValue, r.key as PropertyKey)
+      return yield* slow(SuperGetTask(realm, r.base, r.thisValue, r.key as PropertyKey))
     case RefKind.Private:
       return yield* GetPrivate(a, r.base, r.key as PrivateName)
     default: {
       const v = getFast(realm, r.base, r.key as PropertyKey)
       if (v !== MISS) return v
-      return yield* GetV(realm, r.base, r.key as PropertyKey)
+      return yield* slow(GetV(realm, r.base, r.key as PropertyKey))
     }
   }
 }
@@ -168,22 +170,21 @@ export function* PutMember(a: Activation, m: ESTree.Node, r: PropertyRef, v: Val
   const realm = a.realm
   switch (r.kind) {
     case RefKind.Super:
-      return yield* SuperSetTask(realm, r.base, r.thisValue, r.key as PropertyKey, v)
+      return yield* slow(SuperSetTask(realm, r.base, r.thisValue, r.key as PropertyKey, v))
     case RefKind.Private: {
       const setter = PrivateSetFast(r.base, r.key as PrivateName, v)
       if (setter !== undefined) yield { kind: "call", f: setter, thisArg: r.base, args: [v] }
       return v
     }
-    case RefKind.Field:
-      if (setFast(r.base, r.key as PropertyKey, v)) return v
-      return yield* PutValueTask(realm, r.base, r.key as Value, v, a.code.strict)
-    default: {
-      const key = r.key as PropertyKey
-      if (typeof key === "string" && !(r.base instanceof ArrayObject) && setFast(r.base, key, v)) return v
-      return yield* PutValueTask(realm, r.base, key as Value, v, a.code.strict)
-    }
+    default:
+      if (putFast(r.kind, r.base, r.key as PropertyKey, v)) return v
+      return yield* slow(PutValueTask(realm, r.base, r.key as Value, v, a.code.strict))
   }
 }
+
+/** PutValue of a field or element reference without user code; false: run PutValueTask. */
+export const putFast = (kind: number, base: Value, key: PropertyKey, v: Value): boolean =>
+  kind === RefKind.Field ? setFast(base, key, v) : typeof key === "string" && !(base instanceof ArrayObject) && setFast(base, key, v)
 
 /** `o.#x` (https://tc39.es/ecma262/#sec-privateget). */
 export function* GetPrivate(a: Activation, base: Value, P: PrivateName): Eval<Value> {
@@ -194,22 +195,22 @@ export function* GetPrivate(a: Activation, base: Value, P: PrivateName): Eval<Va
 
 /** `o[key]` with an unconverted key (GetElem). */
 export function* GetElement(a: Activation, base: Value, key: Value): Eval<Value> {
-  const realm = a.realm
-  let v: Value | typeof MISS = MISS
-  if (typeof key === "number") v = getIndexFast(realm, base, key)
-  else {
-    const k = propertyKeyFast(key)
-    if (k !== MISS) v = getFast(realm, base, k)
-  }
+  const v = getElementFast(a.realm, base, key)
   if (v !== MISS) return v
-  return yield* GetValueTask(realm, base, key)
+  return yield* slow(GetValueTask(a.realm, base, key))
+}
+
+/** `o[key]` without user code, or MISS. */
+export const getElementFast = (realm: Realm, base: Value, key: Value): Value | typeof MISS => {
+  if (typeof key === "number") return getIndexFast(realm, base, key)
+  const k = propertyKeyFast(key)
+  return k === MISS ? MISS : getFast(realm, base, k)
 }
 
 /** `o.name` (GetField). */
 export function* GetField(a: Activation, base: Value, key: string): Eval<Value> {
   const v = getFast(a.realm, base, key)
   if (v !== MISS) return v
-  return yield* GetV(a.realm, base, key)
+  return yield* slow(GetV(a.realm, base, key))
 }
 
-void JSObject

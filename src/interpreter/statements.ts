@@ -29,7 +29,9 @@ import { Evaluate, NamedEvaluation, unreachable } from "./expressions.ts"
 import { ClassDefinitionEvaluation } from "./classes.ts"
 import { InstantiateFunctionDeclarations } from "./functions.ts"
 import { Await, GeneratorReturn } from "./generators.ts"
-import { type Activation, type Eval, TICK } from "./machine.ts"
+import { type Activation, type Eval, MAX_PLAIN_DEPTH, TICK } from "./machine.ts"
+import { slow } from "./machine.ts"
+import { StatementPlain } from "./plain.ts"
 import { BindingInitialization, BindTarget } from "./patterns.ts"
 import { PutBindingValue } from "./references.ts"
 import { JSObject } from "../runtime/object.ts"
@@ -48,18 +50,34 @@ export class Completion {
   }
 }
 
+/** The label set of a statement that is not a loop's body under labels. */
+export const NO_LABELS: ReadonlyArray<string> = []
+
 const BREAK = new Completion("break", undefined, undefined)
 const CONTINUE = new Completion("continue", undefined, undefined)
 
+export const BreakOrContinue = (node: ESTree.BreakStatement | ESTree.ContinueStatement): Completion =>
+  node.type === "BreakStatement"
+    ? node.label === null
+      ? BREAK
+      : new Completion("break", node.label.name, undefined)
+    : node.label === null
+      ? CONTINUE
+      : new Completion("continue", node.label.name, undefined)
+
+export const ReturnCompletion = (v: Value): Completion => new Completion("return", undefined, v)
+
 export function* StatementList(a: Activation, list: ReadonlyArray<ESTree.Statement>): Eval<Completion | undefined> {
   for (const s of list) {
-    const c = yield* Statement(a, s, [])
+    const c = yield* Statement(a, s, NO_LABELS)
     if (c !== undefined) return c
   }
   return undefined
 }
 
-export function* Statement(a: Activation, node: ESTree.Statement, labels: ReadonlyArray<string>): Eval<Completion | undefined> {
+/** Evaluates a statement; as `Evaluate` does, what cannot suspend goes to the synchronous evaluator. */
+export function* Statement(a: Activation, node: ESTree.Statement, labels: ReadonlyArray<string>, generator?: boolean): Eval<Completion | undefined> {
+  if (generator !== true && a.m.plainDepth < MAX_PLAIN_DEPTH && !a.program.suspends(node)) return StatementPlain(a, node, labels)
   a.offset = node.start ?? a.offset
   switch (node.type) {
     case "ExpressionStatement": {
@@ -86,7 +104,7 @@ export function* Statement(a: Activation, node: ESTree.Statement, labels: Readon
     case "ReturnStatement": {
       let v = node.argument === null ? undefined : yield* Evaluate(a, node.argument)
       if (a.code.functionKind === "asyncGenerator") v = yield* Await(a, v)
-      return new Completion("return", undefined, v)
+      return ReturnCompletion(v)
     }
     case "ThrowStatement":
       throw new ThrowCompletion(yield* Evaluate(a, node.argument))
@@ -95,9 +113,8 @@ export function* Statement(a: Activation, node: ESTree.Statement, labels: Readon
     case "LabeledStatement":
       return yield* LabeledStatement(a, node, labels)
     case "BreakStatement":
-      return node.label === null ? BREAK : new Completion("break", node.label.name, undefined)
     case "ContinueStatement":
-      return node.label === null ? CONTINUE : new Completion("continue", node.label.name, undefined)
+      return BreakOrContinue(node)
     case "WhileStatement":
       return yield* WhileStatement(a, node, labels)
     case "DoWhileStatement":
@@ -117,7 +134,7 @@ export function* Statement(a: Activation, node: ESTree.Statement, labels: Readon
 }
 
 /** UpdateEmpty(stmt, undefined): the statement's completion is at least undefined. */
-const resetCompletion = (a: Activation): void => {
+export const resetCompletion = (a: Activation): void => {
   if (a.code.role === "program") a.completion = undefined
 }
 
@@ -137,7 +154,7 @@ function* BlockStatement(a: Activation, node: ESTree.Node, body: ReadonlyArray<E
   return c
 }
 
-function* VariableDeclaration(a: Activation, node: ESTree.VariableDeclaration): Eval<void> {
+export function* VariableDeclaration(a: Activation, node: ESTree.VariableDeclaration): Eval<void> {
   for (const d of node.declarations) {
     let v: Value
     if (d.init === null) {
@@ -151,9 +168,9 @@ function* VariableDeclaration(a: Activation, node: ESTree.VariableDeclaration): 
 
 function* IfStatement(a: Activation, node: ESTree.IfStatement): Eval<Completion | undefined> {
   resetCompletion(a)
-  if (ToBoolean(yield* Evaluate(a, node.test))) return yield* Statement(a, node.consequent, [])
+  if (ToBoolean(yield* Evaluate(a, node.test))) return yield* Statement(a, node.consequent, NO_LABELS)
   if (node.alternate === null) return undefined
-  return yield* Statement(a, node.alternate, [])
+  return yield* Statement(a, node.alternate, NO_LABELS)
 }
 
 function* LabeledStatement(a: Activation, node: ESTree.LabeledStatement, labels: ReadonlyArray<string>): Eval<Completion | undefined> {
@@ -168,7 +185,7 @@ function* LabeledStatement(a: Activation, node: ESTree.LabeledStatement, labels:
     case "LabeledStatement":
       return yield* Statement(a, body, all)
     default: {
-      const c = yield* Statement(a, body, [])
+      const c = yield* Statement(a, body, NO_LABELS)
       if (c !== undefined && c.type === "break" && c.label !== undefined && all.includes(c.label)) return undefined
       return c
     }
@@ -176,7 +193,7 @@ function* LabeledStatement(a: Activation, node: ESTree.LabeledStatement, labels:
 }
 
 /** How a loop goes on after its body completed with `c`: "next" iteration, "exit" normally, or propagate. */
-const loopContinues = (c: Completion | undefined, labels: ReadonlyArray<string>): "next" | "exit" | Completion => {
+export const loopContinues = (c: Completion | undefined, labels: ReadonlyArray<string>): "next" | "exit" | Completion => {
   if (c === undefined) return "next"
   if (c.type === "return") return c
   const own = c.label === undefined || labels.includes(c.label)
@@ -188,7 +205,7 @@ function* WhileStatement(a: Activation, node: ESTree.WhileStatement, labels: Rea
   resetCompletion(a)
   const m = a.m
   while (ToBoolean(yield* Evaluate(a, node.test))) {
-    const next = loopContinues(yield* Statement(a, node.body, []), labels)
+    const next = loopContinues(yield* Statement(a, node.body, NO_LABELS), labels)
     if (next === "exit") return undefined
     if (next !== "next") return next
     if (--m.steps <= 0) yield TICK
@@ -200,7 +217,7 @@ function* DoWhileStatement(a: Activation, node: ESTree.DoWhileStatement, labels:
   resetCompletion(a)
   const m = a.m
   for (;;) {
-    const next = loopContinues(yield* Statement(a, node.body, []), labels)
+    const next = loopContinues(yield* Statement(a, node.body, NO_LABELS), labels)
     if (next === "exit") return undefined
     if (next !== "next") return next
     if (!ToBoolean(yield* Evaluate(a, node.test))) return undefined
@@ -209,7 +226,7 @@ function* DoWhileStatement(a: Activation, node: ESTree.DoWhileStatement, labels:
 }
 
 /** CreatePerIterationEnvironment: a copy of the loop's record, so closures capture each iteration's bindings. */
-const copyEnv = (a: Activation): void => {
+export const copyEnv = (a: Activation): void => {
   const env = a.env as Env
   a.env = new Env(env.scope, env.slots.slice(), env.parent)
 }
@@ -229,7 +246,7 @@ function* ForStatement(a: Activation, node: ESTree.ForStatement, labels: Readonl
     if (perIteration) copyEnv(a)
     for (;;) {
       if (node.test !== null && !ToBoolean(yield* Evaluate(a, node.test))) return undefined
-      const next = loopContinues(yield* Statement(a, node.body, []), labels)
+      const next = loopContinues(yield* Statement(a, node.body, NO_LABELS), labels)
       if (next === "exit") return undefined
       if (next !== "next") return next
       if (perIteration) copyEnv(a)
@@ -265,15 +282,15 @@ function* ForInOfStatement(a: Activation, node: ESTree.ForInStatement | ESTree.F
   }
   const isAwait = node.await
   const notIterable = notIterableText(node.right)
-  const record = (isAwait ? yield* GetAsyncIteratorTask(realm, rhs, notIterable) : yield* GetIteratorTask(realm, rhs, notIterable)) as unknown as IteratorRecord
+  const record = (isAwait ? yield* slow(GetAsyncIteratorTask(realm, rhs, notIterable)) : yield* slow(GetIteratorTask(realm, rhs, notIterable))) as unknown as IteratorRecord
   for (;;) {
     let v: Value | Empty
     if (!isAwait) {
       const step = iteratorStepFast(realm, record)
-      v = isTask(step) ? yield* (step as Task<Value | Empty>) : (step as Value | Empty)
+      v = isTask(step) ? yield* slow(step as Task<Value | Empty>) : (step as Value | Empty)
     } else {
       const result = yield { kind: "call", f: record.nextMethod as JSObject, thisArg: record.iterator, args: [] }
-      v = yield* IterResultValueTask(yield* Await(a, result))
+      v = yield* slow(IterResultValueTask(yield* Await(a, result)))
     }
     if (v === EMPTY) return undefined
     let c: Completion | undefined
@@ -286,7 +303,7 @@ function* ForInOfStatement(a: Activation, node: ESTree.ForInStatement | ESTree.F
       } else {
         const tc = toThrowCompletion(realm, e)
         if (isAwait) yield* AsyncIteratorCloseOnThrow(a, record, tc)
-        else yield* IteratorCloseForThrow(realm, record, tc.value)
+        else yield* slow(IteratorCloseForThrow(realm, record, tc.value))
         throw tc
       }
     }
@@ -298,7 +315,7 @@ function* ForInOfStatement(a: Activation, node: ESTree.ForInStatement | ESTree.F
     }
     // Leaving the loop early (break, return, an outer label) closes the iterator.
     if (isAwait) yield* AsyncIteratorClose(a, record)
-    else yield* IteratorCloseIfNotDone(realm, record)
+    else yield* slow(IteratorCloseIfNotDone(realm, record))
     return next === "exit" ? undefined : next
   }
 }
@@ -312,12 +329,12 @@ function* ForBody(a: Activation, node: ESTree.ForInStatement | ESTree.ForOfState
   } else {
     yield* BindTarget(a, left as ESTree.Pattern, v)
   }
-  return yield* Statement(a, node.body, [])
+  return yield* Statement(a, node.body, NO_LABELS)
 }
 
 /** AsyncIteratorClose for a normal completion: call `return`, await it, check it is an object. */
 function* AsyncIteratorClose(a: Activation, record: IteratorRecord): Eval<void> {
-  const result = yield* AsyncIterReturnTask(a.realm, record)
+  const result = yield* slow(AsyncIterReturnTask(a.realm, record))
   if (result === EMPTY) return
   const awaited = yield* Await(a, result)
   if (!(awaited instanceof JSObject)) throwTypeError(`Iterator result ${describeValue(awaited)} is not an object`)
@@ -326,7 +343,7 @@ function* AsyncIteratorClose(a: Activation, record: IteratorRecord): Eval<void> 
 /** AsyncIteratorClose with a throw completion: call `return`, await it, ignore any failure, rethrow. */
 function* AsyncIteratorCloseOnThrow(a: Activation, record: IteratorRecord, tc: ThrowCompletion): Eval<never> {
   try {
-    const result = yield* AsyncIterReturnTask(a.realm, record)
+    const result = yield* slow(AsyncIterReturnTask(a.realm, record))
     if (result !== EMPTY) yield* Await(a, result)
   } catch (e) {
     if (e instanceof GeneratorReturn) throw e
@@ -372,7 +389,7 @@ function* TryStatement(a: Activation, node: ESTree.TryStatement): Eval<Completio
   let c: Completion | undefined
   let thrown: ThrowCompletion | undefined
   try {
-    c = yield* Statement(a, node.block, [])
+    c = yield* Statement(a, node.block, NO_LABELS)
   } catch (e) {
     if (e instanceof GeneratorReturn) {
       if (node.finalizer === null) throw e
@@ -400,7 +417,7 @@ function* TryStatement(a: Activation, node: ESTree.TryStatement): Eval<Completio
   }
   // The finally block's own normal completion does not replace the statement's completion value.
   const saved = a.completion
-  const f = yield* Statement(a, node.finalizer, [])
+  const f = yield* Statement(a, node.finalizer, NO_LABELS)
   a.completion = saved
   if (f !== undefined) return f
   if (thrown !== undefined) throw thrown

@@ -109,6 +109,13 @@ export const protoChainHasElements = (O: JSObject): boolean => {
   return false
 }
 
+/** Does an object on O's prototype chain have an own property at index k (which a Set of k would meet)? */
+export const protoHasIndex = (O: JSObject, k: number): boolean => {
+  const P = String(k)
+  for (let p = O.GetPrototypeOf(); p !== null; p = p.GetPrototypeOf()) if (p.GetOwnProperty(P) !== undefined) return true
+  return false
+}
+
 /** The first index ≥ k below `len` at which O may have an element (own or inherited), or `len`. */
 export const nextPresentIndex = (O: JSObject, k: number, len: number): number => {
   if (!(O instanceof ArrayObject)) return k

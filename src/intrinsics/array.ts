@@ -61,6 +61,7 @@ import {
   peekIdx,
   prevPresentIndex,
   protoChainHasElements,
+  protoHasIndex,
   SetIdx,
   SLOW,
 } from "./array-elements.ts"
@@ -230,9 +231,14 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
   return A
 }
 
-/** Is the `next` of a built-in iterator prototype still the original one? */
-const builtinNext = (realm: Realm, protoName: string): boolean =>
-  realm.intrinsic(protoName).properties.get("next")?.value === realm.intrinsics.get(`%${protoName.slice(1, -1)}.next%`)
+/**
+ * Is a built-in iterator prototype untouched for Array.from's purposes: its `next` the original, and no `return`
+ * anywhere on its chain (which closing the iterator after an abrupt completion would call)?
+ */
+const builtinNext = (realm: Realm, protoName: string): boolean => {
+  const proto = realm.intrinsic(protoName)
+  return proto.properties.get("next")?.value === realm.intrinsics.get(`%${protoName.slice(1, -1)}.next%`) && proto.lookup("return") === undefined
+}
 
 /** CreateDataPropertyOrThrow as a Task, so that its failure can close an iterator. */
 // eslint-disable-next-line require-yield
@@ -699,7 +705,19 @@ function* ArrayProto_fill(realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
 }
 
 // https://tc39.es/ecma262/#sec-array.prototype.pop
-function* ArrayProto_pop(realm: Realm, thisArg: Value): Task<Value> {
+const ArrayProto_pop = (realm: Realm, thisArg: Value): Value | Task<Value> => {
+  // Fast path (no code can run): the last element of a dense array with a writable length is an own data property.
+  if (thisArg instanceof ArrayObject && thisArg.lengthWritable) {
+    const els = thisArg.elements
+    if (els !== null && els.length === thisArg.length && els.length > 0 && els[els.length - 1] !== EMPTY) {
+      thisArg.length--
+      return els.pop() as Value
+    }
+  }
+  return ArrayPop(realm, thisArg)
+}
+
+function* ArrayPop(realm: Realm, thisArg: Value): Task<Value> {
   const O = toObject(realm, thisArg, "pop")
   const len = yield* LengthOfArrayLike(realm, O)
   if (len === 0) {
@@ -714,23 +732,31 @@ function* ArrayProto_pop(realm: Realm, thisArg: Value): Task<Value> {
 }
 
 // https://tc39.es/ecma262/#sec-array.prototype.push
-function* ArrayProto_push(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
+const ArrayProto_push = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value | Task<Value> => {
+  // Fast path: appending to a dense extensible array with a writable length, when no prototype has a property at
+  // the new indices (then Set defines plain own elements and no setter can run).
+  if (thisArg instanceof ArrayObject && thisArg.extensible && thisArg.lengthWritable) {
+    const els = thisArg.elements
+    const len = thisArg.length
+    if (els !== null && els.length === len && (args.length === 1 ? !protoHasIndex(thisArg, len) : !protoChainHasElements(thisArg))) {
+      checkArrayStorage(len + args.length)
+      for (const E of args) els.push(E)
+      return (thisArg.length = len + args.length)
+    }
+  }
+  return ArrayPush(realm, thisArg, args)
+}
+
+function* ArrayPush(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = toObject(realm, thisArg, "push")
   const len = yield* LengthOfArrayLike(realm, O)
   const argCount = args.length
   if (len + argCount > MAX_SAFE_INTEGER) {
     return throwTypeError(`Pushing ${argCount} elements on an array-like of length ${len} is disallowed, as the total surpasses 2**53-1`)
   }
-  // Fast path: appending to a dense extensible array with a writable length (no setters can be involved).
-  if (O instanceof ArrayObject && O.elements !== null && O.extensible && O.lengthWritable && O.elements.length === len && !protoChainHasElements(O)) {
-    checkArrayStorage(len + argCount)
-    for (const E of args) O.elements.push(E)
-    O.length = len + argCount
-    return O.length
-  }
   let k = len
   for (const E of args) {
-    yield* Set(O, String(k), E, true)
+    yield* SetIdx(O, k, E)
     k++
   }
   yield* SetLength(O, k)

@@ -245,7 +245,7 @@ function* AsyncFromSyncIteratorProto_throw(realm: Realm, thisArg: Value, args: R
     if (thr === undefined) {
       record.done = true
       yield* IteratorClose(realm, record)
-      throwTypeError("The iterator does not provide a 'throw' method")
+      throwTypeError("The iterator does not provide a 'throw' method.")
     }
     result = yield* Call(thr, record.iterator, args.length > 0 ? [args[0]] : [])
     if (!(result instanceof JSObject)) throwTypeError(`Iterator result ${describeValue(result)} is not an object`)

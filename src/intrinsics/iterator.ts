@@ -11,7 +11,7 @@
  * fields, and each `next()`/`return()` is a Task native that runs one step of the closure. Nothing here holds a
  * host generator across calls, so a suspended run can be saved between any two `next()` calls.
  *
- * The built-in iterators over arrays (%ArrayIteratorPrototype%), strings (%StringIteratorPrototype%) and
+ * The built-in iterators over arrays and typed arrays (%ArrayIteratorPrototype%), strings (%StringIteratorPrototype%) and
  * `matchAll` results (%RegExpStringIteratorPrototype%) live here too; `CreateArrayIterator` and friends are what
  * the array, string and regexp families call.
  *
@@ -48,6 +48,8 @@ import {
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, type PropertyKey, type Value, WellKnownSymbols } from "../runtime/value.ts"
+import { IsTypedArrayOutOfBounds, TypedArrayLength, TypedArrayObject } from "./bytes-objects.ts"
+import { callRequest } from "./array-elements.ts"
 import { AdvanceStringIndex, RegExpExec } from "./regexp.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -61,6 +63,11 @@ export const isSandboxThrow = (e: unknown): boolean =>
 export function* IfAbruptCloseIterator(realm: Realm, record: IteratorRecord, e: unknown): Task<never> {
   if (!isSandboxThrow(e)) throw e
   return yield* IteratorCloseOnThrow(realm, record, e)
+}
+
+/** A call of a function known to be callable, as a Task (what `Call` does, minus its callability check). */
+function* callTask(f: JSObject, args: ReadonlyArray<Value>): Task<Value> {
+  return yield callRequest(f, undefined, args)
 }
 
 /** Runs `task`; if it throws, closes `record` first (IfAbruptCloseIterator around one step). */
@@ -114,6 +121,56 @@ export function* GetIteratorFlattenable(
   const iterator = method === undefined ? obj : yield* Call(method, obj)
   if (!(iterator instanceof JSObject)) return throwTypeError(`${describeValue(iterator)} is not an object`)
   return yield* GetIteratorDirect(iterator)
+}
+
+/**
+ * IteratorStepValue with the common case inlined: `next` is called by yielding the call request directly, and a
+ * result whose `done` and `value` are data properties is read without running [[Get]] Tasks. Anything else (a
+ * non-callable `next`, a non-object result, accessors) takes the spec's path, with the same errors.
+ */
+export function* StepValue(record: IteratorRecord): Task<Value | typeof DONE> {
+  const next = record.nextMethod
+  if (!IsCallable(next)) return yield* IteratorStepValue(record)
+  let result: Value
+  try {
+    result = yield callRequest(next, record.iterator, [])
+  } catch (e) {
+    record.done = true
+    throw e
+  }
+  if (result instanceof JSObject) {
+    const d = result.lookup("done")
+    const v = result.lookup("value")
+    if ((d === undefined || !d.accessor) && (v === undefined || !v.accessor)) {
+      if (d !== undefined && ToBoolean(d.value)) {
+        record.done = true
+        return DONE
+      }
+      return v === undefined ? undefined : v.value
+    }
+  }
+  // Uncommon shapes: the spec's steps on this very result (done, then value, each a [[Get]]).
+  if (!(result instanceof JSObject)) {
+    record.done = true
+    return throwTypeError(`Iterator result ${describeValue(result)} is not an object`)
+  }
+  let done: boolean
+  try {
+    done = yield* IteratorComplete(result)
+  } catch (e) {
+    record.done = true
+    throw e
+  }
+  if (done) {
+    record.done = true
+    return DONE
+  }
+  try {
+    return yield* result.Get("value", result)
+  } catch (e) {
+    record.done = true
+    throw e
+  }
 }
 
 /** https://tc39.es/ecma262/#sec-iteratorstep — like IteratorStepValue, but never reads `value`. */
@@ -272,18 +329,18 @@ function* IteratorHelperStep(realm: Realm, O: IteratorHelperObject): Task<Value 
   switch (O.helperKind) {
     // https://tc39.es/ecma262/#sec-iterator.prototype.map (closure, step 6)
     case "map": {
-      const value = yield* IteratorStepValue(iterated)
+      const value = yield* StepValue(iterated)
       if (value === DONE) return DONE
-      const mapped = yield* closingOnThrow(realm, iterated, Call(O.fn, undefined, [value, O.counter]))
+      const mapped = yield* closingOnThrow(realm, iterated, callTask(O.fn as JSObject, [value, O.counter]))
       O.counter++
       return mapped
     }
     // https://tc39.es/ecma262/#sec-iterator.prototype.filter
     case "filter":
       for (;;) {
-        const value = yield* IteratorStepValue(iterated)
+        const value = yield* StepValue(iterated)
         if (value === DONE) return DONE
-        const selected = yield* closingOnThrow(realm, iterated, Call(O.fn, undefined, [value, O.counter]))
+        const selected = yield* closingOnThrow(realm, iterated, callTask(O.fn as JSObject, [value, O.counter]))
         O.counter++
         if (ToBoolean(selected)) return value
       }
@@ -295,7 +352,7 @@ function* IteratorHelperStep(realm: Realm, O: IteratorHelperObject): Task<Value 
         return DONE
       }
       if (O.remaining !== Infinity) O.remaining--
-      return yield* IteratorStepValue(iterated)
+      return yield* StepValue(iterated)
     }
     // https://tc39.es/ecma262/#sec-iterator.prototype.drop
     case "drop": {
@@ -304,7 +361,7 @@ function* IteratorHelperStep(realm: Realm, O: IteratorHelperObject): Task<Value 
         if (O.remaining !== Infinity) O.remaining--
         if (!(yield* IteratorStep(iterated))) return DONE
       }
-      return yield* IteratorStepValue(iterated)
+      return yield* StepValue(iterated)
     }
     // https://tc39.es/ecma262/#sec-iterator.prototype.flatmap
     case "flatMap":
@@ -312,16 +369,16 @@ function* IteratorHelperStep(realm: Realm, O: IteratorHelperObject): Task<Value 
         if (O.inner !== undefined) {
           // viii. Step the inner iterator; an abrupt completion closes the outer one.
           const inner: IteratorRecord = { iterator: O.inner, nextMethod: O.innerNext, done: false }
-          const innerValue = yield* closingOnThrow(realm, iterated, IteratorStepValue(inner))
+          const innerValue = yield* closingOnThrow(realm, iterated, StepValue(inner))
           if (innerValue !== DONE) return innerValue
           O.inner = undefined
           O.innerNext = undefined
           // ix. Set counter to counter + 1.
           O.counter++
         }
-        const value = yield* IteratorStepValue(iterated)
+        const value = yield* StepValue(iterated)
         if (value === DONE) return DONE
-        const mapped = yield* closingOnThrow(realm, iterated, Call(O.fn, undefined, [value, O.counter]))
+        const mapped = yield* closingOnThrow(realm, iterated, callTask(O.fn as JSObject, [value, O.counter]))
         const inner = yield* closingOnThrow(realm, iterated, GetIteratorFlattenable(realm, mapped, "reject-primitives"))
         O.inner = inner.iterator
         O.innerNext = inner.nextMethod
@@ -432,7 +489,7 @@ function* IteratorProto_reduce(realm: Realm, thisArg: Value, args: ReadonlyArray
   let counter: number
   if (args.length < 2) {
     // 6. If initialValue is not present: the first value is the accumulator.
-    const first = yield* IteratorStepValue(iterated)
+    const first = yield* StepValue(iterated)
     if (first === DONE) return throwTypeError("Reduce of a done iterator with no initial value")
     accumulator = first
     counter = 1
@@ -441,7 +498,7 @@ function* IteratorProto_reduce(realm: Realm, thisArg: Value, args: ReadonlyArray
     counter = 0
   }
   for (;;) {
-    const value = yield* IteratorStepValue(iterated)
+    const value = yield* StepValue(iterated)
     if (value === DONE) return accumulator
     accumulator = yield* closingOnThrow(realm, iterated, Call(reducer, undefined, [accumulator, value, counter]))
     counter++
@@ -454,7 +511,7 @@ function* IteratorProto_toArray(realm: Realm, thisArg: Value): Task<Value> {
   const iterated = yield* GetIteratorDirect(O)
   const items: Value[] = []
   for (;;) {
-    const value = yield* IteratorStepValue(iterated)
+    const value = yield* StepValue(iterated)
     if (value === DONE) return CreateArrayFromList(realm, items)
     items.push(value)
   }
@@ -466,7 +523,7 @@ function* IteratorProto_forEach(realm: Realm, thisArg: Value, args: ReadonlyArra
   const procedure = yield* callbackOrClose(realm, O, args[0])
   const iterated = yield* GetIteratorDirect(O)
   for (let counter = 0; ; counter++) {
-    const value = yield* IteratorStepValue(iterated)
+    const value = yield* StepValue(iterated)
     if (value === DONE) return undefined
     yield* closingOnThrow(realm, iterated, Call(procedure, undefined, [value, counter]))
   }
@@ -483,7 +540,7 @@ function* searchIterator(
   const predicate = yield* callbackOrClose(realm, O, args[0])
   const iterated = yield* GetIteratorDirect(O)
   for (let counter = 0; ; counter++) {
-    const value = yield* IteratorStepValue(iterated)
+    const value = yield* StepValue(iterated)
     if (value === DONE) return method === "some" ? false : method === "every" ? true : undefined
     const result = ToBoolean(yield* closingOnThrow(realm, iterated, Call(predicate, undefined, [value, counter])))
     if (result !== (method === "every")) {
@@ -529,8 +586,13 @@ function* ArrayIteratorProto_next(realm: Realm, thisArg: Value): Task<Value> {
   const a = thisArg.iterated
   if (a === undefined) return CreateIterResultObject(realm, undefined, true)
   const index = thisArg.nextIndex
-  // TODO(spec): typed arrays read [[ArrayLength]] and throw when detached; they are iterated as array-likes.
-  const len = a instanceof ArrayObject ? a.length : yield* LengthOfArrayLike(realm, a)
+  let len: number
+  if (a instanceof ArrayObject) len = a.length
+  else if (a instanceof TypedArrayObject) {
+    // A typed array's length comes from its buffer, which must still be attached and in bounds.
+    if (IsTypedArrayOutOfBounds(a)) return throwTypeError("Cannot perform Array Iterator.prototype.next on a detached ArrayBuffer")
+    len = TypedArrayLength(a)
+  } else len = yield* LengthOfArrayLike(realm, a)
   if (index >= len) {
     thisArg.iterated = undefined
     return CreateIterResultObject(realm, undefined, true)

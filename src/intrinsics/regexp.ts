@@ -579,9 +579,18 @@ function* RegExpProto_replace(realm: Realm, thisArg: Value, args: ReadonlyArray<
   let replaceValue = args[1]
   const functionalReplace = IsCallable(replaceValue)
   if (!functionalReplace) replaceValue = yield* ToString(realm, replaceValue)
-  const flags = yield* FlagsOf(realm, rx)
-  const global = flags.includes("g")
-  const fullUnicode = flags.includes("u") || flags.includes("v")
+  // NON-SPEC (V8 compatibility): V8 reads `global` and then, for a global expression, `unicode` here, not `flags`
+  // as ES2022+ does; a subclass or object overriding those getters sees V8's reads.
+  let global: boolean
+  let fullUnicode: boolean
+  if (isPristine(realm, rx)) {
+    const flags = (rx as RegExpObject).originalFlags
+    global = flags.includes("g")
+    fullUnicode = flags.includes("u") || flags.includes("v")
+  } else {
+    global = ToBoolean(yield* rx.Get("global", rx))
+    fullUnicode = global && ToBoolean(yield* rx.Get("unicode", rx))
+  }
   // 11. Collect the results first (all of them for a global expression).
   const native = collectNatively(realm, rx, S, global, fullUnicode)
   const results: Array<JSObject | RegExpExecArray> = native ?? []

@@ -144,7 +144,7 @@ export function* GetSubstitution(
       } else {
         const groupName = t.slice(i + 2, gtPos)
         const capture = yield* (namedCaptures as JSObject).Get(groupName, namedCaptures)
-        if (capture !== undefined) result += yield* toStr(realm, capture)
+        if (capture !== undefined) result += (typeof capture === "string" ? capture : yield* toStr(realm, capture))
         i = gtPos + 1
       }
     } else {
@@ -167,7 +167,7 @@ function* String_(realm: Realm, _this: Value, args: ReadonlyArray<Value>, newTar
     const value = args[0]
     // 2.a. String(symbol) is its descriptive string (only when called, not constructed).
     if (newTarget === undefined && value instanceof SymbolValue) return SymbolDescriptiveString(value)
-    s = yield* toStr(realm, value)
+    s = (typeof value === "string" ? value : yield* toStr(realm, value))
   }
   if (newTarget === undefined) return s
   // StringCreate(s, ? GetPrototypeFromConstructor(NewTarget, "%String.prototype%")).
@@ -218,39 +218,39 @@ function* String_raw(realm: Realm, _this: Value, args: ReadonlyArray<Value>): Ta
 
 // https://tc39.es/ecma262/#sec-string.prototype.at
 function* StringProto_at(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "at")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "at")
   const len = S.length
-  const rel = yield* toInt(realm, args[0])
+  const rel = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   const k = rel >= 0 ? rel : len + rel
   return k < 0 || k >= len ? undefined : S[k]
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.charat
 function* StringProto_charAt(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "charAt")
-  const position = yield* toInt(realm, args[0])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "charAt")
+  const position = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   return position < 0 || position >= S.length ? "" : S[position]
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.charcodeat
 function* StringProto_charCodeAt(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "charCodeAt")
-  const position = yield* toInt(realm, args[0])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "charCodeAt")
+  const position = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   return position < 0 || position >= S.length ? NaN : S.charCodeAt(position)
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.codepointat
 function* StringProto_codePointAt(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "codePointAt")
-  const position = yield* toInt(realm, args[0])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "codePointAt")
+  const position = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   return position < 0 || position >= S.length ? undefined : S.codePointAt(position)
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.concat
 function* StringProto_concat(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  let R = yield* thisString(realm, thisArg, "concat")
+  let R = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "concat")
   for (const next of args) {
-    R += yield* toStr(realm, next)
+    R += (typeof next === "string" ? next : yield* toStr(realm, next))
     checkStringLength(R.length)
   }
   return R
@@ -261,15 +261,15 @@ function* searchString(realm: Realm, v: Value, method: string): Task<string> {
   if (yield* IsRegExp(realm, v)) {
     return throwTypeError(`First argument to String.prototype.${method} must not be a regular expression`)
   }
-  return yield* toStr(realm, v)
+  return (typeof v === "string" ? v : yield* toStr(realm, v))
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.endswith
 function* StringProto_endsWith(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "endsWith")
-  const searchStr = yield* searchString(realm, args[0], "endsWith")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "endsWith")
+  const searchStr = typeof args[0] === "string" ? args[0] : yield* searchString(realm, args[0], "endsWith")
   const len = S.length
-  const pos = args[1] === undefined ? len : yield* toInt(realm, args[1])
+  const pos = args[1] === undefined ? len : (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   const end = clamp(pos, 0, len)
   const start = end - searchStr.length
   return start >= 0 && S.slice(start, end) === searchStr
@@ -277,29 +277,29 @@ function* StringProto_endsWith(realm: Realm, thisArg: Value, args: ReadonlyArray
 
 // https://tc39.es/ecma262/#sec-string.prototype.includes
 function* StringProto_includes(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "includes")
-  const searchStr = yield* searchString(realm, args[0], "includes")
-  const pos = yield* toInt(realm, args[1])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "includes")
+  const searchStr = typeof args[0] === "string" ? args[0] : yield* searchString(realm, args[0], "includes")
+  const pos = (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   return S.indexOf(searchStr, clamp(pos, 0, S.length)) !== -1
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.indexof
 function* StringProto_indexOf(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "indexOf")
-  const searchStr = yield* toStr(realm, args[0])
-  const pos = yield* toInt(realm, args[1])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "indexOf")
+  const searchStr = (typeof args[0] === "string" ? args[0] : yield* toStr(realm, args[0]))
+  const pos = (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   return S.indexOf(searchStr, clamp(pos, 0, S.length))
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.iswellformed
 function* StringProto_isWellFormed(realm: Realm, thisArg: Value): Task<Value> {
-  return (yield* thisString(realm, thisArg, "isWellFormed")).isWellFormed()
+  return (typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "isWellFormed")).isWellFormed()
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.lastindexof
 function* StringProto_lastIndexOf(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "lastIndexOf")
-  const searchStr = yield* toStr(realm, args[0])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "lastIndexOf")
+  const searchStr = (typeof args[0] === "string" ? args[0] : yield* toStr(realm, args[0]))
   const numPos = typeof args[1] === "number" ? args[1] : yield* ToNumber(realm, args[1])
   // 6. If numPos is NaN, let pos be +∞; otherwise, let pos be ! ToIntegerOrInfinity(numPos).
   const pos = numPos !== numPos ? Infinity : yield* ToIntegerOrInfinity(realm, numPos)
@@ -311,8 +311,8 @@ const COLLATOR_OPTIONS = ["localeMatcher", "usage", "sensitivity", "ignorePunctu
 
 // https://tc39.es/ecma402/#sup-String.prototype.localeCompare
 function* StringProto_localeCompare(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "localeCompare")
-  const That = yield* toStr(realm, args[0])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "localeCompare")
+  const That = (typeof args[0] === "string" ? args[0] : yield* toStr(realm, args[0]))
   const locales = yield* HostLocales(realm, args[1])
   let options: Record<string, string | boolean> | undefined
   if (args[2] !== undefined) {
@@ -321,7 +321,7 @@ function* StringProto_localeCompare(realm: Realm, thisArg: Value, args: Readonly
     for (const name of COLLATOR_OPTIONS) {
       const v = yield* O.Get(name, O)
       if (v === undefined) continue
-      options[name] = name === "numeric" || name === "ignorePunctuation" ? ToBoolean(v) : yield* toStr(realm, v)
+      options[name] = name === "numeric" || name === "ignorePunctuation" ? ToBoolean(v) : (typeof v === "string" ? v : yield* toStr(realm, v))
     }
   }
   const result = withHostIntl(() => S.localeCompare(That, locales, options))
@@ -336,7 +336,7 @@ function* StringProto_match(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
     const matcher = yield* GetMethod(realm, regexp, WellKnownSymbols.match)
     if (matcher !== undefined) return yield* Call(matcher, regexp, [O])
   }
-  const S = yield* toStr(realm, O)
+  const S = (typeof O === "string" ? O : yield* toStr(realm, O))
   const rx = yield* RegExpCreate(realm, regexp, undefined)
   return yield* Invoke(realm, rx, WellKnownSymbols.match, [S])
 }
@@ -349,14 +349,14 @@ function* StringProto_matchAll(realm: Realm, thisArg: Value, args: ReadonlyArray
     if (yield* IsRegExp(realm, regexp)) {
       const flags = yield* (regexp as JSObject).Get("flags", regexp)
       if (flags === undefined || flags === null) return throwTypeError("String.prototype.matchAll called with a non-global RegExp argument")
-      if (!(yield* toStr(realm, flags)).includes("g")) {
+      if (!((typeof flags === "string" ? flags : yield* toStr(realm, flags))).includes("g")) {
         return throwTypeError("String.prototype.matchAll called with a non-global RegExp argument")
       }
     }
     const matcher = yield* GetMethod(realm, regexp, WellKnownSymbols.matchAll)
     if (matcher !== undefined) return yield* Call(matcher, regexp, [O])
   }
-  const S = yield* toStr(realm, O)
+  const S = (typeof O === "string" ? O : yield* toStr(realm, O))
   const rx = yield* RegExpCreate(realm, regexp, "g")
   return yield* Invoke(realm, rx, WellKnownSymbols.matchAll, [S])
 }
@@ -365,20 +365,20 @@ const NORMALIZATION_FORMS = ["NFC", "NFD", "NFKC", "NFKD"]
 
 // https://tc39.es/ecma262/#sec-string.prototype.normalize
 function* StringProto_normalize(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "normalize")
-  const f = args[0] === undefined ? "NFC" : yield* toStr(realm, args[0])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "normalize")
+  const f = args[0] === undefined ? "NFC" : (typeof args[0] === "string" ? args[0] : yield* toStr(realm, args[0]))
   if (!NORMALIZATION_FORMS.includes(f)) return throwRangeError("The normalization form should be one of NFC, NFD, NFKC, NFKD.")
   return checked(S.normalize(f as "NFC"))
 }
 
 // https://tc39.es/ecma262/#sec-stringpad
 function* StringPad(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, placement: "start" | "end"): Task<Value> {
-  const S = yield* thisString(realm, thisArg, placement === "start" ? "padStart" : "padEnd")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, placement === "start" ? "padStart" : "padEnd")
   const intMaxLength = yield* ToLength(realm, args[0])
   const stringLength = S.length
   if (intMaxLength <= stringLength) return S
   const fillString = args[1]
-  const filler = fillString === undefined ? " " : yield* toStr(realm, fillString)
+  const filler = fillString === undefined ? " " : (typeof fillString === "string" ? fillString : yield* toStr(realm, fillString))
   if (filler === "") return S
   checkStringLength(intMaxLength)
   return placement === "start" ? S.padStart(intMaxLength, filler) : S.padEnd(intMaxLength, filler)
@@ -391,8 +391,8 @@ const StringProto_padStart = (realm: Realm, thisArg: Value, args: ReadonlyArray<
 
 // https://tc39.es/ecma262/#sec-string.prototype.repeat
 function* StringProto_repeat(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "repeat")
-  const n = yield* toInt(realm, args[0])
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "repeat")
+  const n = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   if (n < 0 || n === Infinity) return throwRangeError(`Invalid count value: ${String(n)}`)
   if (n === 0 || S === "") return ""
   if (S.length * n > 2 ** 53 - 1) return throwRangeError("Invalid string length")
@@ -409,10 +409,10 @@ function* StringProto_replace(realm: Realm, thisArg: Value, args: ReadonlyArray<
     const replacer = yield* GetMethod(realm, searchValue, WellKnownSymbols.replace)
     if (replacer !== undefined) return yield* Call(replacer, searchValue, [O, replaceValue])
   }
-  const string = yield* toStr(realm, O)
-  const searchString = yield* toStr(realm, searchValue)
+  const string = (typeof O === "string" ? O : yield* toStr(realm, O))
+  const searchString = (typeof searchValue === "string" ? searchValue : yield* toStr(realm, searchValue))
   const functionalReplace = IsCallable(replaceValue)
-  if (!functionalReplace) replaceValue = yield* toStr(realm, replaceValue)
+  if (!functionalReplace) replaceValue = (typeof replaceValue === "string" ? replaceValue : yield* toStr(realm, replaceValue))
   const position = string.indexOf(searchString)
   if (position === -1) return string
   const preceding = string.slice(0, position)
@@ -431,17 +431,17 @@ function* StringProto_replaceAll(realm: Realm, thisArg: Value, args: ReadonlyArr
   if (searchValue !== undefined && searchValue !== null) {
     if (yield* IsRegExp(realm, searchValue)) {
       const flags = yield* (searchValue as JSObject).Get("flags", searchValue)
-      if (flags === undefined || flags === null || !(yield* toStr(realm, flags)).includes("g")) {
+      if (flags === undefined || flags === null || !((typeof flags === "string" ? flags : yield* toStr(realm, flags))).includes("g")) {
         return throwTypeError("String.prototype.replaceAll called with a non-global RegExp argument")
       }
     }
     const replacer = yield* GetMethod(realm, searchValue, WellKnownSymbols.replace)
     if (replacer !== undefined) return yield* Call(replacer, searchValue, [O, replaceValue])
   }
-  const string = yield* toStr(realm, O)
-  const searchString = yield* toStr(realm, searchValue)
+  const string = (typeof O === "string" ? O : yield* toStr(realm, O))
+  const searchString = (typeof searchValue === "string" ? searchValue : yield* toStr(realm, searchValue))
   const functionalReplace = IsCallable(replaceValue)
-  if (!functionalReplace) replaceValue = yield* toStr(realm, replaceValue)
+  if (!functionalReplace) replaceValue = (typeof replaceValue === "string" ? replaceValue : yield* toStr(realm, replaceValue))
   const searchLength = searchString.length
   const advanceBy = Math.max(1, searchLength)
   // 11-12. All match positions first (StringIndexOf finds "" at every position, including the end).
@@ -474,18 +474,18 @@ function* StringProto_search(realm: Realm, thisArg: Value, args: ReadonlyArray<V
     const searcher = yield* GetMethod(realm, regexp, WellKnownSymbols.search)
     if (searcher !== undefined) return yield* Call(searcher, regexp, [O])
   }
-  const string = yield* toStr(realm, O)
+  const string = (typeof O === "string" ? O : yield* toStr(realm, O))
   const rx = yield* RegExpCreate(realm, regexp, undefined)
   return yield* Invoke(realm, rx, WellKnownSymbols.search, [string])
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.slice
 function* StringProto_slice(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "slice")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "slice")
   const len = S.length
-  const intStart = yield* toInt(realm, args[0])
+  const intStart = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   const from = intStart === -Infinity ? 0 : intStart < 0 ? Math.max(len + intStart, 0) : Math.min(intStart, len)
-  const intEnd = args[1] === undefined ? len : yield* toInt(realm, args[1])
+  const intEnd = args[1] === undefined ? len : (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   const to = intEnd === -Infinity ? 0 : intEnd < 0 ? Math.max(len + intEnd, 0) : Math.min(intEnd, len)
   return from >= to ? "" : S.slice(from, to)
 }
@@ -499,9 +499,9 @@ function* StringProto_split(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
     const splitter = yield* GetMethod(realm, separator, WellKnownSymbols.split)
     if (splitter !== undefined) return yield* Call(splitter, separator, [O, limit])
   }
-  const S = yield* toStr(realm, O)
+  const S = (typeof O === "string" ? O : yield* toStr(realm, O))
   const lim = limit === undefined ? 2 ** 32 - 1 : yield* ToUint32(realm, limit)
-  const R = yield* toStr(realm, separator)
+  const R = (typeof separator === "string" ? separator : yield* toStr(realm, separator))
   if (lim === 0) return CreateArrayFromList(realm, [])
   if (separator === undefined) return CreateArrayFromList(realm, [S])
   // The host's split with a string separator is the spec's algorithm (including "" splitting into code units).
@@ -510,20 +510,20 @@ function* StringProto_split(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
 
 // https://tc39.es/ecma262/#sec-string.prototype.startswith
 function* StringProto_startsWith(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "startsWith")
-  const searchStr = yield* searchString(realm, args[0], "startsWith")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "startsWith")
+  const searchStr = typeof args[0] === "string" ? args[0] : yield* searchString(realm, args[0], "startsWith")
   const len = S.length
-  const pos = yield* toInt(realm, args[1])
+  const pos = (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   const start = clamp(pos, 0, len)
   return start + searchStr.length <= len && S.slice(start, start + searchStr.length) === searchStr
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.substring
 function* StringProto_substring(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "substring")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "substring")
   const len = S.length
-  const intStart = yield* toInt(realm, args[0])
-  const intEnd = args[1] === undefined ? len : yield* toInt(realm, args[1])
+  const intStart = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
+  const intEnd = args[1] === undefined ? len : (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   const finalStart = clamp(intStart, 0, len)
   const finalEnd = clamp(intEnd, 0, len)
   return S.slice(Math.min(finalStart, finalEnd), Math.max(finalStart, finalEnd))
@@ -531,37 +531,37 @@ function* StringProto_substring(realm: Realm, thisArg: Value, args: ReadonlyArra
 
 // https://tc39.es/ecma262/#sec-string.prototype.substr (Annex B)
 function* StringProto_substr(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "substr")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "substr")
   const size = S.length
-  let intStart = yield* toInt(realm, args[0])
+  let intStart = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   if (intStart === -Infinity) intStart = 0
   else if (intStart < 0) intStart = Math.max(size + intStart, 0)
   else intStart = Math.min(intStart, size)
-  const intLength = args[1] === undefined ? size : yield* toInt(realm, args[1])
+  const intLength = args[1] === undefined ? size : (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   const intEnd = Math.min(intStart + clamp(intLength, 0, size), size)
   return intStart >= intEnd ? "" : S.slice(intStart, intEnd)
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.tolowercase
 function* StringProto_toLowerCase(realm: Realm, thisArg: Value): Task<Value> {
-  return checked((yield* thisString(realm, thisArg, "toLowerCase")).toLowerCase())
+  return checked((typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "toLowerCase")).toLowerCase())
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.touppercase
 function* StringProto_toUpperCase(realm: Realm, thisArg: Value): Task<Value> {
-  return checked((yield* thisString(realm, thisArg, "toUpperCase")).toUpperCase())
+  return checked((typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "toUpperCase")).toUpperCase())
 }
 
 // https://tc39.es/ecma402/#sup-string.prototype.tolocalelowercase
 function* StringProto_toLocaleLowerCase(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "toLocaleLowerCase")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "toLocaleLowerCase")
   const locales = yield* HostLocales(realm, args[0])
   return checked(withHostIntl(() => S.toLocaleLowerCase(locales)))
 }
 
 // https://tc39.es/ecma402/#sup-string.prototype.tolocaleuppercase
 function* StringProto_toLocaleUpperCase(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const S = yield* thisString(realm, thisArg, "toLocaleUpperCase")
+  const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "toLocaleUpperCase")
   const locales = yield* HostLocales(realm, args[0])
   return checked(withHostIntl(() => S.toLocaleUpperCase(locales)))
 }
@@ -574,35 +574,35 @@ const StringProto_valueOf = (_realm: Realm, thisArg: Value): Value => thisString
 
 // https://tc39.es/ecma262/#sec-string.prototype.towellformed
 function* StringProto_toWellFormed(realm: Realm, thisArg: Value): Task<Value> {
-  return (yield* thisString(realm, thisArg, "toWellFormed")).toWellFormed()
+  return (typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "toWellFormed")).toWellFormed()
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.trim (TrimString with the host's identical WhiteSpace set)
 function* StringProto_trim(realm: Realm, thisArg: Value): Task<Value> {
-  return (yield* thisString(realm, thisArg, "trim")).trim()
+  return (typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "trim")).trim()
 }
 // https://tc39.es/ecma262/#sec-string.prototype.trimstart
 function* StringProto_trimStart(realm: Realm, thisArg: Value): Task<Value> {
-  return (yield* thisString(realm, thisArg, "trimStart")).trimStart()
+  return (typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "trimStart")).trimStart()
 }
 // https://tc39.es/ecma262/#sec-string.prototype.trimend
 function* StringProto_trimEnd(realm: Realm, thisArg: Value): Task<Value> {
-  return (yield* thisString(realm, thisArg, "trimEnd")).trimEnd()
+  return (typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "trimEnd")).trimEnd()
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype-%symbol.iterator%
 function* StringProto_iterator(realm: Realm, thisArg: Value): Task<Value> {
-  const s = yield* thisString(realm, thisArg, "[Symbol.iterator]")
+  const s = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "[Symbol.iterator]")
   return CreateStringIterator(realm, s)
 }
 
 // https://tc39.es/ecma262/#sec-createhtml (Annex B)
 const CreateHTML = (method: string, tag: string, attribute?: string) =>
   function* (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-    const S = yield* thisString(realm, thisArg, method)
+    const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, method)
     let p1 = "<" + tag
     if (attribute !== undefined) {
-      const V = yield* toStr(realm, args[0])
+      const V = (typeof args[0] === "string" ? args[0] : yield* toStr(realm, args[0]))
       p1 += ` ${attribute}="${V.replaceAll('"', "&quot;")}"`
     }
     return checked(`${p1}>${S}</${tag}>`)

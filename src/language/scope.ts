@@ -166,6 +166,8 @@ export class NestingTooDeep {
 }
 
 export const MAX_NESTING = 1500
+/** A nested function costs this many levels: analysing and compiling one recurses through more host frames. */
+export const FUNCTION_NESTING_WEIGHT = 4
 const FUNCTION_OBJECT = "%function-object"
 
 /** Analyses a program body (the statements of an async function body). */
@@ -191,6 +193,16 @@ class Analyzer {
 
   /** Sets up a function's scopes, declares everything it hoists, then visits parameters and body. */
   functionBody(fi: FunctionInfo, parentScope: Scope | null, body: ReadonlyArray<ESTree.Statement> | ESTree.Expression, calleeName: string | undefined): void {
+    this.depth += FUNCTION_NESTING_WEIGHT
+    if (this.depth > MAX_NESTING) throw new NestingTooDeep(fi.node.start ?? 0)
+    try {
+      this.functionBodyInner(fi, parentScope, body, calleeName)
+    } finally {
+      this.depth -= FUNCTION_NESTING_WEIGHT
+    }
+  }
+
+  functionBodyInner(fi: FunctionInfo, parentScope: Scope | null, body: ReadonlyArray<ESTree.Statement> | ESTree.Expression, calleeName: string | undefined): void {
     this.functions.set(fi.node, fi)
     const scope = new Scope("function", fi.node, parentScope, fi)
     fi.scope = scope
@@ -238,11 +250,11 @@ class Analyzer {
   // --- Declarations -------------------------------------------------------------------------------------------
 
   /** Declares the lexically scoped declarations among `statements` (and, in blocks, function declarations). */
-  declareLexical(scope: Scope, statements: ReadonlyArray<ESTree.Statement>, topLevel: boolean): void {
+  declareLexical(scope: Scope, statements: ReadonlyArray<ESTree.Statement>, topLevel: boolean, declEnd?: number): void {
     for (const s of statements) {
       if (s.type === "VariableDeclaration" && s.kind !== "var") {
         for (const d of s.declarations) {
-          for (const id of boundIdentifiers(d.id)) scope.declare(id.name, s.kind === "const" ? "const" : "let", d.end ?? 0)
+          for (const id of boundIdentifiers(d.id)) scope.declare(id.name, s.kind === "const" ? "const" : "let", declEnd ?? d.end ?? 0)
         }
       } else if (s.type === "ClassDeclaration" && s.id !== null) {
         scope.declare(s.id.name, "class", s.end ?? 0)
@@ -373,7 +385,8 @@ class Analyzer {
         let inner = scope
         if (node.left.type === "VariableDeclaration" && node.left.kind !== "var") {
           inner = new Scope("for", node, scope, scope.func)
-          this.declareLexical(inner, [node.left], false)
+          // Initialized per iteration, after the right-hand side: references in the head see the TDZ.
+          this.declareLexical(inner, [node.left], false, node.right.end ?? 0)
           this.scopes.set(node, inner)
         }
         // The right-hand side sees the loop's bindings in their TDZ (ForIn/OfHeadEvaluation).

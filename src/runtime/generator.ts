@@ -51,6 +51,8 @@ export class GeneratorObject extends JSObject {
   readonly queue: AsyncGeneratorRequest[] = []
   /** Async functions: the promise the call returned. */
   readonly promise: PromiseObject | undefined
+  /** The two reactions that resume this body after an Await (created once: they are never visible to programs). */
+  awaitHandlers: readonly [JSObject, JSObject] | undefined = undefined
   constructor(proto: JSObject | null, brand: GeneratorBrand, promise?: PromiseObject) {
     super(proto)
     this.brand = brand
@@ -108,10 +110,9 @@ export const awaitPromiseFast = (realm: Realm, value: Value): PromiseObject | un
 }
 
 /** Steps 2-9 of Await: when `promise` settles, resume `activation` with its value or reason. */
-export const AwaitThen = (realm: Realm, activation: JSObject, promise: PromiseObject): void => {
-  const onFulfilled = makeAwaitFulfilled(realm, { activation })
-  const onRejected = makeAwaitRejected(realm, { activation })
-  PerformPromiseThen(realm, promise, onFulfilled, onRejected, undefined)
+export const AwaitThen = (realm: Realm, activation: GeneratorObject, promise: PromiseObject): void => {
+  const handlers = (activation.awaitHandlers ??= [makeAwaitFulfilled(realm, { activation }), makeAwaitRejected(realm, { activation })])
+  PerformPromiseThen(realm, promise, handlers[0], handlers[1], undefined)
 }
 
 // --- Async generators -----------------------------------------------------------------------------------------

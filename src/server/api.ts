@@ -20,7 +20,10 @@ import * as OpenApi from "effect/http-api/OpenApi"
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
 
-/** A call that keeps a run from being suspended: it is running and cannot be safely repeated. */
+/**
+ * A call that keeps a run from being suspended: it is running and cannot be safely repeated. `path` is the call
+ * as the program wrote it (`tools.orders.lookup`), as in the Result's `toolCalls`.
+ */
 export const BlockingCall = Schema.Struct({ key: Schema.String, path: Schema.String })
 export type BlockingCall = typeof BlockingCall.Type
 
@@ -118,7 +121,10 @@ export const ToolPath = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_$-]{1,
 
 export const CallState = Schema.Literals(["queued", "running", "started"])
 
-/** A host call of a suspended run that has not settled: it runs (again) or is reconnected on resume. */
+/**
+ * A webhook call of a run that has not settled: `running` while it is in flight, `queued` when a suspend
+ * interrupted it (it runs again, with the same key, on resume). `path` is the tool's registered path.
+ */
 export const PendingCall = Schema.Struct({ key: Schema.String, path: Schema.String, state: CallState })
 export type PendingCall = typeof PendingCall.Type
 

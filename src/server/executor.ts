@@ -8,8 +8,8 @@
  *
  * Library status: `CodeMode.make({ engine: "vm", tools }).execute(code)` exists; `runtime.program` /
  * `program.suspend` / `runtime.resume` / `CodeMode.toBytes` (issue 5) do not yet. Until they do, a program runs to
- * its end, `suspend` is refused with `NotSuspendable` and `resume` fails with `SnapshotInvalid`. The places to
- * change when they land are marked `TODO(issue 5)`.
+ * its end, `suspend` is refused with `NotSuspendable` and `resume` fails with `SnapshotInvalid`; the adapter below
+ * switches to them as soon as a runtime has them (see `VmRuntime`, marked `TODO(issue 5)`).
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -138,27 +138,87 @@ const toolTree = (library: Library, tools: ReadonlyArray<ToolBinding>, namespace
   return tree
 }
 
+/**
+ * The VM runtime of issue 5 (spec "Bytecode VM and suspending/resuming a run") as this port uses it. The
+ * library does not export these types yet, so they are declared here and looked for on the runtime: once
+ * `runtime.program` and `runtime.resume` exist, runs suspend and resume without a change here. Until then runs go
+ * through `execute`, cannot be suspended (`NotSuspendable`) and saved states cannot be resumed (`SnapshotInvalid`).
+ * TODO(issue 5): replace this with the library's exported types once they exist.
+ */
+interface VmProgram {
+  readonly run: () => Effect.Effect<unknown, unknown>
+  readonly suspend: () => Effect.Effect<unknown, unknown>
+}
+
+interface VmRuntime {
+  readonly program: (code: string, bindings: undefined, options: { readonly runId: string }) => VmProgram
+  readonly resume: (state: Uint8Array) => VmProgram
+}
+
+const vmRuntime = (runtime: object): VmRuntime | undefined => {
+  const r = runtime as Partial<VmRuntime>
+  return typeof r.program === "function" && typeof r.resume === "function" ? (r as VmRuntime) : undefined
+}
+
+const isSuspended = (o: unknown): o is { readonly ok: "suspended"; readonly state: unknown } =>
+  typeof o === "object" && o !== null && (o as { ok?: unknown }).ok === "suspended"
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+
+/** The blocking calls a `CodeMode.SuspendError` names (`{ key, path }` each, as the spec describes it). */
+const callsOf = (e: unknown): ReadonlyArray<{ key: string; path: string }> => {
+  const calls = (e as { calls?: unknown })?.calls
+  return Array.isArray(calls)
+    ? calls.flatMap((c) => (typeof c?.key === "string" && typeof c?.path === "string" ? [{ key: c.key, path: c.path }] : []))
+    : []
+}
+
+const notSuspendable = Effect.fail(
+  new SuspendRefused({
+    reason: "NotSuspendable",
+    detail: "This server's engine cannot suspend runs yet (the VM's suspend/resume is not built)",
+    calls: [],
+  }),
+)
+
 const fromLibrary = (library: Library) => {
   const { CodeMode } = library
+  const toBytes = (state: unknown): Uint8Array => (CodeMode as unknown as { toBytes: (s: unknown) => Uint8Array }).toBytes(state)
+
+  const adapt = (vm: VmProgram): Program => ({
+    run: vm.run().pipe(
+      Effect.map((o): Outcome => (isSuspended(o) ? { ok: "suspended", state: toBytes(o.state) } : (o as Result))),
+      // A saved state that cannot be resumed here fails run() with a SnapshotError (spec): the run fails with it.
+      Effect.catch((e) =>
+        Effect.succeed<Outcome>({ ok: false, error: { kind: "ExecutionFailure", message: messageOf(e) }, toolCalls: [] }),
+      ),
+    ),
+    suspend: vm.suspend().pipe(
+      Effect.map((o): Suspended => ({ ok: "suspended", state: toBytes((o as { state: unknown }).state) })),
+      Effect.mapError((e) => new SuspendRefused({ reason: "Blocked", detail: messageOf(e), calls: callsOf(e) })),
+    ),
+  })
+
+  const runtimeFor = (spec: { tools: ReadonlyArray<ToolBinding>; namespaces: ReadonlyArray<NamespaceBinding> }, limits?: Limits) =>
+    CodeMode.make({ engine: "vm", ...(limits === undefined ? {} : { limits }), tools: toolTree(library, spec.tools, spec.namespaces) })
+
   const program = (spec: ProgramSpec): Effect.Effect<Program> =>
     Effect.sync(() => {
-      // TODO(issue 5): runtime.program(code, undefined, { runId }) with run() → Outcome (Suspended.state through
-      // CodeMode.toBytes) and suspend() → SuspendError, instead of execute.
-      const runtime = CodeMode.make({ engine: "vm", limits: spec.limits, tools: toolTree(library, spec.tools, spec.namespaces) })
-      return {
-        run: runtime.execute(spec.code) as Effect.Effect<Result>,
-        suspend: Effect.fail(
-          new SuspendRefused({
-            reason: "NotSuspendable",
-            detail: "This server's engine cannot suspend runs yet (the VM's suspend/resume is not built)",
-            calls: [],
-          }),
-        ),
-      }
+      const runtime = runtimeFor(spec, spec.limits)
+      const vm = vmRuntime(runtime)
+      if (vm !== undefined) return adapt(vm.program(spec.code, undefined, { runId: spec.runId }))
+      return { run: runtime.execute(spec.code) as Effect.Effect<Result>, suspend: notSuspendable }
     })
-  const resume = (_spec: ResumeSpec): Effect.Effect<Program, SnapshotInvalid> =>
-    // TODO(issue 5): runtime.resume(spec.state) with the same tools.
-    Effect.fail(new SnapshotInvalid({ detail: "This server's engine cannot resume saved runs yet" }))
+
+  // A resumed run keeps the limits it was saved with (spec), so none are passed here.
+  const resume = (spec: ResumeSpec): Effect.Effect<Program, SnapshotInvalid> =>
+    Effect.suspend(() => {
+      const vm = vmRuntime(runtimeFor(spec))
+      return vm === undefined
+        ? Effect.fail(new SnapshotInvalid({ detail: "This server's engine cannot resume saved runs yet" }))
+        : Effect.succeed(adapt(vm.resume(spec.state)))
+    })
+
   const shapes = (tools: ReadonlyArray<ToolShape>) =>
     CodeMode.make({ tools: toolTree(library, tools.map((t) => ({ ...t, mode: "plain", call: () => Effect.void })), []) }).catalog()
   const check = (tool: ToolShape): string | undefined => {

@@ -17,21 +17,33 @@ import * as HttpServerError from "effect/http/HttpServerError"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as HttpApiError from "effect/http-api/HttpApiError"
-import { Api, BadRequest, Conflict, NotFound, Tenant, Unavailable, type ApiError, type CatalogTool } from "./api.ts"
+import {
+  Api,
+  BadRequest,
+  Conflict,
+  NotFound,
+  Tenant,
+  Unavailable,
+  type ApiError,
+  type Catalog,
+  type CatalogTool,
+  type RegisterTool,
+} from "./api.ts"
 import * as Auth from "./auth.ts"
 import { ServerConfig } from "./config.ts"
 import { appliedMigration, latestMigration } from "./db.ts"
 import { Executor, type SuspendRefused } from "./executor.ts"
 import { yaml } from "./openapi.ts"
-import type { ToolNotFound, ToolPathConflict, UnknownToolFilter } from "./registry.ts"
+import type { Registrations, ToolNotFound, ToolPathConflict, UnknownToolFilter } from "./registry.ts"
 import { ToolRegistry } from "./registry.ts"
-import { Runs, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound } from "./runs.ts"
+import { Runs, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
 
 type DomainError =
   | RunNotFound
   | RunConflict
   | ControlTimeout
   | InvalidCursor
+  | ShuttingDown
   | SuspendRefused
   | UnknownToolFilter
   | ToolNotFound
@@ -59,6 +71,8 @@ export const toApiError = (e: DomainError): Effect.Effect<never, ApiError> => {
       return Effect.fail(new BadRequest(detail("InvalidCursor", e.message)))
     case "ControlTimeout":
       return Effect.fail(new Unavailable(detail("ControlTimeout", e.message)))
+    case "ShuttingDown":
+      return Effect.fail(new Unavailable(detail("ShuttingDown", e.message)))
     case "SqlError":
       return Effect.logError("database error", e).pipe(
         Effect.andThen(Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database is unavailable; try again")))),
@@ -92,6 +106,33 @@ const RunsHandlers = HttpApiBuilder.group(
   }),
 )
 
+/** The catalog answer: registrations with the engine's signature for each tool (never the secrets). */
+const toCatalog = (registrations: Registrations, executor: Executor["Service"]): Catalog => {
+  const signatures = new Map(executor.catalog(registrations.tools).map((e) => [e.path, e.signature]))
+  return {
+    tools: registrations.tools.map((t) => ({
+      path: t.path,
+      description: t.description,
+      signature: signatures.get(t.path) ?? "",
+      input: t.input as CatalogTool["input"],
+      ...(t.output === undefined ? {} : { output: t.output as CatalogTool["input"] }),
+      url: t.url,
+      mode: t.mode,
+      ...(t.timeoutMs === undefined ? {} : { timeoutMs: t.timeoutMs }),
+    })),
+    namespaces: registrations.namespaces,
+  }
+}
+
+/** Why a registration cannot be accepted (durable tools wait for issue 7; the engine must accept the schemas). */
+const refusal = (executor: Executor["Service"], path: string, tool: RegisterTool): BadRequest | undefined => {
+  if (tool.mode === "durable") {
+    return new BadRequest(detail("Unsupported", 'Durable webhook tools (mode "durable") are not supported by this server yet'))
+  }
+  const refused = executor.check({ path, description: tool.description, input: tool.input, output: tool.output })
+  return refused === undefined ? undefined : new BadRequest(detail("InvalidTool", refused))
+}
+
 const ToolsHandlers = HttpApiBuilder.group(
   Api,
   "tools",
@@ -100,36 +141,10 @@ const ToolsHandlers = HttpApiBuilder.group(
     const executor = yield* Executor
     return handlers
       .handle("put", ({ params, payload }) => {
-        if (payload.mode === "durable") {
-          return Effect.fail(new BadRequest(detail("Unsupported", "Durable webhook tools (mode \"durable\") are not supported by this server yet")))
-        }
-        const refused = executor.check({ path: params.path, description: payload.description, input: payload.input, output: payload.output })
-        if (refused !== undefined) return Effect.fail(new BadRequest(detail("InvalidTool", refused)))
-        return handle(withTenant((t) => registry.put(t, params.path, payload)))
+        const refused = refusal(executor, params.path, payload)
+        return refused !== undefined ? Effect.fail(refused) : handle(withTenant((t) => registry.put(t, params.path, payload)))
       })
-      .handle("list", () =>
-        handle(
-          Effect.gen(function* () {
-            const { tools, namespaces } = yield* registry.all(yield* Tenant)
-            const signatures = new Map(executor.catalog(tools).map((e) => [e.path, e.signature]))
-            return {
-              tools: tools.map(
-                (t): CatalogTool => ({
-                  path: t.path,
-                  description: t.description,
-                  signature: signatures.get(t.path) ?? "",
-                  input: t.input as CatalogTool["input"],
-                  ...(t.output === undefined ? {} : { output: t.output as CatalogTool["input"] }),
-                  url: t.url,
-                  mode: t.mode,
-                  ...(t.timeoutMs === undefined ? {} : { timeoutMs: t.timeoutMs }),
-                }),
-              ),
-              namespaces,
-            }
-          }),
-        ),
-      )
+      .handle("list", () => handle(withTenant((t) => Effect.map(registry.all(t), (r) => toCatalog(r, executor)))))
       .handle("delete", ({ params }) => handle(withTenant((t) => registry.remove(t, params.path))))
       .handle("putNamespace", ({ params, payload }) =>
         handle(withTenant((t) => registry.putNamespace(t, params.path, payload.description))),

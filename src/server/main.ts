@@ -6,6 +6,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type * as PgClient from "@effect/sql-pg/PgClient"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as HttpRouter from "effect/http/HttpRouter"
@@ -78,3 +79,17 @@ export const announce = Layer.effectDiscard(
 
 /** The server configured from the environment, announced on stdout. */
 export const main = announce.pipe(Layer.provideMerge(layer()), Layer.provide(ServerConfig.layer))
+
+/**
+ * Serves until interrupted (SIGTERM / SIGINT under `NodeRuntime.runMain`). On the way out `Runs` is drained
+ * first — while the socket is still open — so requests waiting on a run are answered with the suspended (or
+ * failed) run before the server closes; the finalizer below runs before the layer's own.
+ */
+export const serve = Effect.scoped(
+  Effect.gen(function* () {
+    const context = yield* Layer.build(main)
+    const runs = Context.get(context, Runs)
+    yield* Effect.addFinalizer(() => runs.drain)
+    return yield* Effect.never
+  }),
+)

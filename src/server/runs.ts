@@ -62,6 +62,13 @@ export class ControlTimeout extends Data.TaggedError("ControlTimeout")<{ readonl
   }
 }
 
+/** This replica is shutting down and takes no new runs (another replica will). */
+export class ShuttingDown extends Data.TaggedError("ShuttingDown")<{}> {
+  override get message(): string {
+    return "This replica is shutting down; send the request to another replica"
+  }
+}
+
 export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly cursor: string }> {
   override get message(): string {
     return `Invalid cursor ${JSON.stringify(this.cursor)}: pass back the nextCursor of a previous page`
@@ -73,6 +80,7 @@ export type RunsError =
   | RunConflict
   | ControlTimeout
   | InvalidCursor
+  | ShuttingDown
   | SuspendRefused
   | UnknownToolFilter
   | SqlError.SqlError
@@ -134,6 +142,8 @@ export class Runs extends Context.Service<
     readonly cancel: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
     /** Runs executing on this replica (for tests and metrics). */
     readonly activeCount: Effect.Effect<number>
+    /** Stops taking runs and suspends (or fails) those executing here: the first step of a shutdown. */
+    readonly drain: Effect.Effect<void>
   }
 >()("codemode/server/Runs") {
   static readonly layer: Layer.Layer<
@@ -213,18 +223,20 @@ export class Runs extends Context.Service<
             ),
           )
           active.finishing = true
-          saved =
+          // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended.
+          saved = yield* Effect.uninterruptible(
             outcome.ok === "suspended"
-              ? yield* store.suspend(row.id, me, outcome.state)
-              : yield* store.finish(row.id, me, outcome.ok ? "succeeded" : "failed", outcome)
+              ? store.suspend(row.id, me, outcome.state)
+              : store.finish(row.id, me, outcome.ok ? "succeeded" : "failed", outcome),
+          )
           if (saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
         }).pipe(
           Effect.onInterrupt(() =>
             Effect.gen(function* () {
-              if (active.stop === "cancel") saved = yield* store.cancel(row.tenant, row.id, { owner: me })
+              if (active.stop === "cancel") saved = (yield* store.cancel(row.tenant, row.id, { owner: me })) ?? saved
               if (active.stop === "shutdown") {
                 const message = "The replica executing this run shut down before the run finished"
-                saved = yield* store.finish(row.id, me, "failed", failed("ExecutionFailure", message))
+                saved = (yield* store.finish(row.id, me, "failed", failed("ExecutionFailure", message))) ?? saved
               }
             }),
           ),
@@ -315,22 +327,26 @@ export class Runs extends Context.Service<
         }
       }).pipe(Effect.scoped, Effect.forkScoped)
 
-      // Shutdown: suspend what can be suspended, fail the rest, then stop everything.
-      yield* Effect.addFinalizer(() =>
-        Effect.gen(function* () {
-          const running = [...actives.values()]
-          yield* Effect.forEach(
-            running,
-            (active) =>
-              Effect.gen(function* () {
-                const suspended = yield* Effect.exit(active.program.suspend)
-                if (Exit.isSuccess(suspended)) yield* Deferred.await(active.done)
-                else yield* interrupt(active, "shutdown")
-              }).pipe(Effect.timeout("10 seconds"), Effect.ignore),
-            { concurrency: "unbounded" },
-          )
-          yield* Scope.close(runScope, Exit.void)
-        }),
+      // Shutdown: refuse new runs, suspend what can be suspended, fail the rest. `drain` is called while the
+      // socket is still open (main.ts `serve`), so requests waiting on these runs get their answer; the finalizer
+      // is the backstop when the layer closes without it.
+      let draining = false
+      const drain = Effect.gen(function* () {
+        draining = true
+        yield* Effect.forEach(
+          [...actives.values()],
+          (active) =>
+            Effect.gen(function* () {
+              const suspended = yield* Effect.exit(active.program.suspend)
+              if (Exit.isSuccess(suspended)) yield* Deferred.await(active.done)
+              else yield* interrupt(active, "shutdown")
+            }).pipe(Effect.timeout("10 seconds"), Effect.ignore),
+          { concurrency: "unbounded" },
+        )
+      })
+      yield* Effect.addFinalizer(() => drain.pipe(Effect.andThen(Scope.close(runScope, Exit.void))))
+      const refuseWhileDraining = Effect.suspend(() =>
+        draining ? Effect.fail(new ShuttingDown()) : Effect.void,
       )
 
       // -- requests from anywhere ------------------------------------------------------------------------------
@@ -405,7 +421,11 @@ export class Runs extends Context.Service<
             if (cancelled !== undefined) return yield* view(cancelled)
           } else {
             const active = actives.get(id)
-            if (active !== undefined) return yield* view((yield* interrupt(active, "cancel")) ?? (yield* load(tenant, id)))
+            if (active !== undefined) {
+              const after = (yield* interrupt(active, "cancel")) ?? (yield* load(tenant, id))
+              if (after.status === "succeeded" || after.status === "failed") return yield* finished(after, "cancelled")
+              return yield* view(after)
+            }
             const orphan = row.leaseExpired ? yield* store.cancel(tenant, id, "orphaned") : undefined
             if (orphan !== undefined) return yield* view(orphan)
             const after = yield* remoteControl(row, "cancel")
@@ -419,6 +439,7 @@ export class Runs extends Context.Service<
       })
 
       const create = Effect.fn("Runs.create")(function* (tenant: string, request: CreateRun) {
+        yield* refuseWhileDraining
         const id = request.id ?? crypto.randomUUID()
         const filter = request.tools ?? null
         const registrations = yield* registry.resolve(tenant, filter, true)
@@ -433,6 +454,7 @@ export class Runs extends Context.Service<
       })
 
       const resume = Effect.fn("Runs.resume")(function* (tenant: string, id: string, wait: boolean) {
+        yield* refuseWhileDraining
         const claimed = yield* store.claim(tenant, id, me, config.leaseMs)
         if (claimed === undefined) {
           const row = yield* load(tenant, id)
@@ -478,6 +500,7 @@ export class Runs extends Context.Service<
         resume,
         cancel,
         activeCount: Effect.sync(() => actives.size),
+        drain,
       })
     }),
   )

@@ -55,8 +55,10 @@ export class Vm {
     try {
       compiled = compileProgram(program)
     } catch (e) {
-      if (!(e instanceof NestingTooDeep)) throw e
-      const location = program.locate(e.offset)
+      // Nesting past the compiler's limit, or (a backstop) a host stack overflow while compiling.
+      const overflow = e instanceof RangeError && /call stack/i.test(e.message)
+      if (!(e instanceof NestingTooDeep) && !overflow) throw e
+      const location = program.locate(e instanceof NestingTooDeep ? e.offset : 0)
       realm.host = { ...realm.host, currentLocation: () => location }
       this.refused = CreateErrorObject(realm, "RangeError", "Maximum call stack size exceeded")
       this.machine = undefined

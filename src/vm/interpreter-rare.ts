@@ -154,7 +154,6 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       break
     }
     case 49 satisfies typeof Op.SetFunctionName:
-      pc++
       SetFunctionName(regs[sp - 1] as JSObject, regs[sp - 2] as PropertyKey)
       break
     case 50 satisfies typeof Op.SetProto: {
@@ -372,19 +371,9 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       m.invoke(f, thisArg, args, undefined, consts[text] as string)
       return true
     }
-    case 113 satisfies typeof Op.New:
     case 114 satisfies typeof Op.NewSpread: {
-      let args: ReadonlyArray<Value>
-      let text: number
-      if (op === Op.New) {
-        const argc = bc[pc++] as number
-        text = bc[pc++] as number
-        args = regs.slice(sp - argc, sp) as Value[]
-        sp -= argc
-      } else {
-        text = bc[pc++] as number
-        args = arrayValues(regs[--sp] as Value)
-      }
+      const text = bc[pc++] as number
+      const args = arrayValues(regs[--sp] as Value)
       const C = regs[--sp] as Value
       m.steps--
       frame.pc = pc

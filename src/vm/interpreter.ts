@@ -9,41 +9,27 @@
  */
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
-import { SandboxError, ThrowCompletion, throwReferenceError, throwTypeError } from "../runtime/completion.ts"
-import { ToBoolean, ToNumber, ToNumberPrimitive, ToObject, ToStringPrimitive, TypeOf, ToString } from "../runtime/conversions.ts"
+import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
+import { ToBoolean, ToNumberPrimitive, ToStringPrimitive, TypeOf, ToString } from "../runtime/conversions.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
 import { IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
-import { AsyncGeneratorCompleteStep, AwaitPromise, AwaitThen, awaitPromiseFast, type GeneratorObject } from "../runtime/generator.ts"
-import { CreateIterResultObject, type IteratorRecord } from "../runtime/iteration.ts"
-import { JSObject, PrivateName } from "../runtime/object.ts"
-import { CreateDataPropertyOrThrow, DefinePropertyOrThrow, describeValue, GetV } from "../runtime/operations.ts"
+import type { IteratorRecord } from "../runtime/iteration.ts"
+import { JSObject } from "../runtime/object.ts"
+import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import type { BinaryOperator } from "../runtime/operators.ts"
-import { UnaryPlusPrimitive } from "../runtime/operators.ts"
-import { Property } from "../runtime/property.ts"
-import type { PromiseObject } from "../runtime/promise.ts"
 import { isTask, type Task } from "../runtime/task.ts"
-import { EMPTY, type Empty, type Primitive, type PropertyKey, type Value } from "../runtime/value.ts"
-import type { CodeObject, TemplateSite } from "../compiler/code.ts"
+import { EMPTY, type Empty, type Primitive, type Value } from "../runtime/value.ts"
+import type { CodeObject } from "../compiler/code.ts"
 import { Environment, type Frame, FrameKind, type ForInIterator, type Slot } from "./frame.ts"
 import { isHostObject, type Machine, PENDING } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
-import { ErrorTypeCode, METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "./opcodes.ts"
+import { Op, type Opcode } from "./opcodes.ts"
 import {
-  CreateArgumentsObject,
-  CreateTemplateObject,
-  ForInIteratorOf,
   ForInNext,
   GetValueTask,
-  IteratorCloseForThrow,
-  IteratorCloseIfNotDone,
-  IteratorRest,
   MakeFunction,
   MISS,
-  PrivateElementAdd,
-  PrivateGetFast,
-  PrivateSetFast,
   PutValueTask,
-  SetFunctionName,
   getFast,
   getIndexFast,
   iteratorStepFast,
@@ -52,33 +38,15 @@ import {
   setIndexFast,
 } from "./operations.ts"
 import {
-  arrayValues,
-  AsyncIterReturnTask,
   BinaryTask,
   binaryPrimitive,
-  checkSuperConstructor,
   CompareTask,
   comparePrimitive,
-  CopyDataPropertiesTask,
-  DeleteTask,
-  deleteProperty,
-  GetAsyncIteratorTask,
-  GetIteratorTask,
   IncrementTask,
-  InitializeInstanceElements,
-  InstanceofTask,
-  InTask,
-  IterResultValueTask,
   LooseEqualsTask,
   type Relational,
-  SpreadTask,
-  superBaseOf,
-  SuperGetTask,
-  SuperSetTask,
   ToNumericTask,
-  ToPropertyKeyTask,
   UnaryTask,
-  YieldStarCallTask,
 } from "./tasks.ts"
 
 const BINARY_OPS: Partial<Record<number, BinaryOperator>> = {
@@ -96,8 +64,6 @@ const BINARY_OPS: Partial<Record<number, BinaryOperator>> = {
   [Op.BitXor]: "^",
 }
 const RELATIONAL: Partial<Record<number, Relational>> = { [Op.Lt]: "<", [Op.Gt]: ">", [Op.Le]: "<=", [Op.Ge]: ">=" }
-/** ThrowError's type operand, in ErrorTypeCode order. */
-const ERROR_TYPES = Object.keys(ErrorTypeCode) as Array<keyof typeof ErrorTypeCode>
 
 const truthy = (v: Slot): boolean => (typeof v === "boolean" ? v : ToBoolean(v as Value))
 const isNullish = (v: Slot): boolean => v === undefined || v === null
@@ -144,7 +110,7 @@ export type HotOpcode = (typeof Op)[
   | "Add" | "Sub" | "Mul" | "Div" | "Mod" | "Exp" | "Shl" | "Sar" | "Shr" | "BitAnd" | "BitOr" | "BitXor"
   | "StrictEq" | "StrictNe" | "Eq" | "Ne" | "Lt" | "Gt" | "Le" | "Ge" | "Neg" | "BitNot" | "Not" | "TypeOf" | "Inc" | "Dec" | "ToNumeric" | "ToString"
   | "Jump" | "JumpIfTrue" | "JumpIfFalse" | "JumpIfTruePeek" | "JumpIfFalsePeek" | "JumpIfNullishPeek" | "JumpIfNotNullishPeek" | "JumpIfNotUndefinedPeek" | "JumpIfDone"
-  | "Return" | "Call" | "Closure" | "ForOfStep" | "ForInStep"
+  | "Return" | "Call" | "New" | "Closure" | "ForOfStep" | "ForInStep"
 ]
 
 export function runFrame(m: Machine, entry: Frame): void {
@@ -604,14 +570,16 @@ export function runFrame(m: Machine, entry: Frame): void {
           break
         }
         case 108 satisfies typeof Op.Return: {
-          const v = regs[sp - 1] as Value
+          let v = regs[sp - 1] as Value
           frame.pc = pc
           frame.sp = sp - 1
           const caller = frames[frames.length - 2]
-          if (frame.kind !== FrameKind.Normal || caller === undefined || caller.task !== undefined) {
+          const kind = frame.kind
+          if ((kind !== FrameKind.Normal && kind !== FrameKind.Construct) || caller === undefined || caller.task !== undefined) {
             m.returnFrom(frame, v)
             return
           }
+          if (kind === FrameKind.Construct && !(v instanceof JSObject)) v = frame.thisValue
           frames.pop()
           frame = caller
           code = frame.code as CodeObject
@@ -659,6 +627,30 @@ export function runFrame(m: Machine, entry: Frame): void {
             break
           }
           m.invoke(f as Value, regs[base] as Value, args, undefined, consts[text] as string)
+          return
+        }
+        case 113 satisfies typeof Op.New: {
+          const argc = bc[pc++] as number
+          const text = bc[pc++] as number
+          const base = sp - argc - 1
+          const C = regs[base]
+          m.steps--
+          frame.pc = pc
+          frame.sp = base
+          if (C instanceof ScriptFunction && C.constructable) {
+            m.constructScript(C, regs, C, base + 1, argc)
+            if (m.steps <= 0) return
+            frame = frames[frames.length - 1] as Frame
+            code = frame.code as CodeObject
+            bc = code.bytecode
+            consts = code.constants
+            regs = frame.regs
+            pc = frame.pc
+            sp = frame.sp
+            break
+          }
+          if (!IsConstructor(C as Value)) throwTypeError(`${consts[text] as string} is not a constructor`)
+          m.invoke(C as JSObject, undefined, regs.slice(base + 1, sp) as Value[], C as JSObject, consts[text] as string)
           return
         }
         case 115 satisfies typeof Op.Closure:

@@ -168,7 +168,8 @@ export class Machine {
     if (f.isClassConstructor && newTarget === undefined) {
       throwTypeError(`Class constructor ${code.name} cannot be invoked without 'new'`)
     }
-    const regs: Slot[] = new Array(code.registerCount + code.maxStack)
+    // Generic elements from the start: no elements-kind transitions (and polymorphism) as values of any type land.
+    const regs: Slot[] = new Array<Slot>(code.registerCount + code.maxStack).fill(undefined)
     const n = argc < code.paramCount ? argc : code.paramCount
     for (let i = 0; i < n; i++) regs[i] = src[start + i]
     const args = code.needsArgs ? (src.slice(start, start + argc) as Value[]) : undefined

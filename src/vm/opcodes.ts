@@ -86,7 +86,7 @@ export const OPCODES = {
   DefineField: { code: 46, operands: ["name"], pop: 2, push: 1, stack: "obj v -> obj" },
   DefineElem: { code: 47, operands: [], pop: 3, push: 1, stack: "obj key v -> obj" },
   DefineMethod: { code: 48, operands: ["flags"], pop: 3, push: 1, stack: "obj key fn -> obj (home object, name)" },
-  SetFunctionName: { code: 49, operands: ["int"], pop: 2, push: 2, stack: "key fn -> key fn (NamedEvaluation)" },
+  SetFunctionName: { code: 49, operands: [], pop: 2, push: 2, stack: "key fn -> key fn (NamedEvaluation)" },
   SetProto: { code: 50, operands: [], pop: 2, push: 1, stack: "obj proto -> obj" },
   CopyDataProperties: { code: 51, operands: [], pop: 2, push: 1, stack: "target source -> target" },
   CopyDataPropertiesExcluding: {

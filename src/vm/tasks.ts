@@ -10,7 +10,7 @@ import { IsLooselyEqual, IsLessThan, IsLessThanPrimitive } from "../runtime/comp
 import { ToBoolean, ToNumeric, ToPropertyKey } from "../runtime/conversions.ts"
 import { IsConstructor, type ScriptFunction } from "../runtime/function-object.ts"
 import { CreateAsyncFromSyncIterator } from "../runtime/generator.ts"
-import { GetIterator, GetIteratorFromMethod, IteratorClose, type IteratorRecord } from "../runtime/iteration.ts"
+import { GetIteratorFromMethod, IteratorClose, type IteratorRecord } from "../runtime/iteration.ts"
 import { JSObject, PrivateName } from "../runtime/object.ts"
 import {
   Call,
@@ -179,10 +179,15 @@ export const checkSuperConstructor = (func: Value): JSObject => {
 
 /** GetIterator (sync), with V8's message naming the iterable's source when the method is missing. */
 function* GetIteratorWithMessage(realm: Realm, obj: Value, notIterable: string | undefined): Task<IteratorRecord> {
-  if (notIterable === undefined) return yield* GetIterator(realm, obj)
   const method = yield* GetMethod(realm, obj, WellKnownSymbols.iterator)
-  if (method === undefined) return throwTypeError(notIterable)
+  if (method === undefined) return throwTypeError(notIterable ?? notIterableValue(obj))
   return yield* GetIteratorFromMethod(realm, obj, method)
+}
+
+/** V8's message for a value that is not iterable when no source text names it. */
+const notIterableValue = (v: Value): string => {
+  const what = v instanceof JSObject ? (v.isCallable() ? "function" : "object") : v === undefined || v === null ? String(v) : `${typeof v === "object" ? "symbol" : typeof v} ${describeValue(v)}`
+  return `${what} is not iterable (cannot read property Symbol(Symbol.iterator))`
 }
 
 export function* GetIteratorTask(realm: Realm, obj: Value, notIterable: string | undefined): Task<Value> {
@@ -194,7 +199,7 @@ export function* GetAsyncIteratorTask(realm: Realm, obj: Value, notIterable: str
   const method = yield* GetMethod(realm, obj, WellKnownSymbols.asyncIterator)
   if (method === undefined) {
     const syncMethod = yield* GetMethod(realm, obj, WellKnownSymbols.iterator)
-    if (syncMethod === undefined) return throwTypeError(notIterable ?? `${describeValue(obj)} is not async iterable`)
+    if (syncMethod === undefined) return throwTypeError(notIterable ?? notIterableValue(obj))
     const syncRecord = yield* GetIteratorFromMethod(realm, obj, syncMethod)
     return CreateAsyncFromSyncIterator(realm, syncRecord) as unknown as Value
   }
@@ -232,7 +237,7 @@ export function* YieldStarCallTask(realm: Realm, record: IteratorRecord, receive
       const ret = yield* GetMethod(realm, iterator, "return")
       if (ret !== undefined) yield* Call(ret, iterator)
     }
-    return throwTypeError("The iterator does not provide a 'throw' method")
+    return throwTypeError("The iterator does not provide a 'throw' method.")
   }
   const method = yield* GetMethod(realm, iterator, "return")
   if (method === undefined) return EMPTY

@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { CodeMode, Namespace, Tool } from "../../src/index.ts"
+import { ENGINES, makeFor } from "./engines.ts"
 
 const t = <S extends Schema.Codec<any, any, never, never>>(description: string, input: S) =>
   Tool.make({ description, input, output: Schema.Struct({ ok: Schema.Boolean }), execute: () => Effect.succeed({ ok: true }) })
@@ -17,8 +18,6 @@ const tools = {
   customers: { find: t("Find a customer by email", Schema.Struct({ email: Schema.String })) },
   context7: { "resolve-library-id": t("Resolve a library id", Schema.Struct({})) },
 }
-
-import { ENGINES, makeFor } from "./engines.ts"
 
 describe.each(ENGINES)("%s engine", (engine) => {
   const make = makeFor(engine)
@@ -140,5 +139,4 @@ describe.each(ENGINES)("%s engine", (engine) => {
         assert.deepStrictEqual(yield* value(`try { search("x", { limit: -1 }) } catch (e) { return [e.name, e.message] }`), ["TypeError", "search: limit must be an integer of at least 1"])
       }))
   })
-
 })

@@ -5,7 +5,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { CodeMode, Tool, ToolError } from "../../src/index.ts"
-
 import { ENGINES, makeFor } from "./engines.ts"
 
 describe.each(ENGINES)("%s engine", (engine) => {
@@ -59,5 +58,4 @@ describe.each(ENGINES)("%s engine", (engine) => {
         assert.deepStrictEqual(outcomes, ["interrupted"])
       }))
   })
-
 })

@@ -4,10 +4,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Ref, Schema } from "effect"
 import { CodeMode, Tool } from "../../src/index.ts"
+import { ENGINES, makeFor } from "./engines.ts"
 
 const echo = Tool.make({ description: "Echo", input: {}, output: {}, execute: (input) => input })
-
-import { ENGINES, makeFor } from "./engines.ts"
 
 describe.each(ENGINES)("%s engine", (engine) => {
   const make = makeFor(engine)
@@ -43,6 +42,10 @@ describe.each(ENGINES)("%s engine", (engine) => {
         assert.throws(() => CodeMode.execute({ code: "1", limits: limits as never }), RangeError)
       }
       make({ limits: { timeoutMs: 0.5, maxToolCalls: 0, maxOutputBytes: 1 } })
+      // Other options are checked at make too.
+      assert.throws(() => CodeMode.make({ engine: "fast" as never }), TypeError)
+      assert.throws(() => CodeMode.make({ hooks: { tool: { before: 1 } } as never }), TypeError)
+      assert.throws(() => CodeMode.make({ tools: { x: 1 } as never }), TypeError)
     })
 
     it.effect("maxToolCalls counts admitted calls: the call over the limit is not admitted and the run fails", () =>
@@ -166,5 +169,4 @@ describe.each(ENGINES)("%s engine", (engine) => {
         assert.strictEqual(r33.ok === false && r33.error.kind, "InvalidToolOutput")
       }))
   })
-
 })

@@ -6,6 +6,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Exit, Fiber, Schema } from "effect"
 import { DIAGNOSTIC_KINDS } from "../../src/host/diagnostic.ts"
 import { CodeMode, Tool, ToolError } from "../../src/index.ts"
+import { ENGINES, makeFor } from "./engines.ts"
 
 const Order = Schema.Struct({ id: Schema.String, status: Schema.String })
 
@@ -27,8 +28,6 @@ const broken = Tool.make({
 
 const badOutput = Tool.make({ description: "Bad output", input: Schema.Struct({}), output: Order, execute: () => Effect.succeed({ id: 42 } as never) })
 
-
-import { ENGINES, makeFor } from "./engines.ts"
 
 describe.each(ENGINES)("%s engine", (engine) => {
   const make = makeFor(engine)
@@ -334,5 +333,4 @@ describe.each(ENGINES)("%s engine", (engine) => {
         assert.strictEqual(r.ok && r.value, 0)
       }))
   })
-
 })

@@ -166,3 +166,16 @@ describe("signature", () => {
     )
   })
 })
+
+describe("Effect Schema specifics", () => {
+  it("renders Schema.Class by its fields, Date as an ISO string, tuples without size tags", () => {
+    class Person extends Schema.Class<Person>("Person")({ name: Schema.String }) {}
+    const t = Tool.make({
+      description: "x",
+      input: Schema.Struct({ pair: Schema.Tuple([Schema.String, Schema.Number]) }),
+      output: Schema.Struct({ person: Person, at: Schema.Date }),
+      execute: () => Effect.succeed({ person: new Person({ name: "Ada" }), at: new Date(0) }),
+    })
+    expect(signatureOf(t)).toBe("tools.orders.find(input: { pair: [string, number] }): Promise<{\n  person: { name: string }\n  /** @format date-time */\n  at: string\n}>")
+  })
+})

@@ -53,6 +53,18 @@ describe("Tool.make", () => {
       assert.deepStrictEqual(yield* call(t, {}), { ok: true, value: { id: "o1", status: "open" } })
     }))
 
+  it.effect("decoded output reaches the program as JSON: a Schema.Class by its fields, a Date as its ISO string", () =>
+    Effect.gen(function* () {
+      class Person extends Schema.Class<Person>("Person")({ name: Schema.String }) {}
+      const t = Tool.make({
+        description: "x",
+        input: Schema.Struct({}),
+        output: Schema.Struct({ person: Person, at: Schema.Date }),
+        execute: () => Effect.succeed({ person: new Person({ name: "Ada" }), at: new Date(0) }),
+      })
+      assert.deepStrictEqual(yield* call(t, {}), { ok: true, value: { person: { name: "Ada" }, at: "1970-01-01T00:00:00.000Z" } })
+    }))
+
   it.effect("output that fails decoding is InvalidToolOutput; the program reads no details, the diagnostic does", () =>
     Effect.gen(function* () {
       const t = Tool.make({ description: "x", input: Schema.Struct({}), output: Order, execute: () => Effect.succeed({ id: 1, status: "open" } as never) })

@@ -170,6 +170,7 @@ export const runJobs = (realm: Realm): void => {
 
 /** A host value (JSON-like, plus undefined) as a sandbox value: objects and arrays become sandbox ones. */
 export const toSandbox = (realm: Realm, v: unknown): Value => {
+  if (v instanceof JSObject || v instanceof SymbolValue) return v
   if (Array.isArray(v)) return CreateArrayFromList(realm, v.map((x) => toSandbox(realm, x)))
   if (typeof v === "object" && v !== null) {
     const o = new JSObject(realm.ObjectPrototype)

@@ -77,13 +77,26 @@ describe("replicas as processes", () => {
     expect((await clientFor(a.url).run((c) => c.runs.get({ params: { id: run.id } }))).status).toBe("cancelled")
   })
 
-  it("shuts down cleanly on SIGTERM", async () => {
+  it("shuts down promptly on SIGTERM, answering the requests that wait on its runs", async () => {
     const a = await replica()
     replicas = []
+    const waiting = request(a.url, "POST", "/v1/runs", { code: "let i = 0; while (true) { i++ }", id: "busy-at-shutdown" })
+    await eventually(async () => ((await request(a.url, "GET", "/v1/runs/busy-at-shutdown")).status === 200 ? true : undefined))
     const started = Date.now()
     const code = await a.stop()
-    expect(Date.now() - started).toBeLessThan(10_000)
-    expect(code === 0 || code === 130).toBe(true)
+    expect(Date.now() - started).toBeLessThan(4_000)
+    expect(code).toBe(130) // interrupted by the signal, as NodeRuntime.runMain reports it
+    const answer = await waiting
+    expect(answer.status).toBe(200)
+    // Suspended when the VM can suspend (issue 5); until then failed with a diagnostic, never left running.
+    expect(answer.body.id).toBe("busy-at-shutdown")
+    expect(["suspended", "failed"]).toContain(answer.body.status)
+    if (answer.body.status === "failed") {
+      expect(answer.body.result).toMatchObject({
+        ok: false,
+        error: { kind: "ExecutionFailure", message: "The replica executing this run shut down before the run finished" },
+      })
+    }
   })
 
   // needs issue 5 (VM suspend/resume)

@@ -33,10 +33,20 @@ const admin = <A>(f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
     }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(ADMIN_URL), maxConnections: 1 }))) as Effect.Effect<A>,
   )
 
+/** Drops test databases left behind by runs that were killed (named with their creation time; older than 2 h). */
+const dropStale = (sql: PgClient.PgClient) =>
+  Effect.gen(function* () {
+    const rows = yield* sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE 'codemode_test_%'`
+    const stale = rows
+      .map((r) => r.datname)
+      .filter((name) => Date.now() - parseInt(name.split("_")[2] ?? "", 36) > 2 * 3600_000)
+    for (const name of stale) yield* sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
+  })
+
 /** Creates an empty database for one test file; `drop` removes it (and kicks out leftover connections). */
 export const createDatabase = async (): Promise<{ url: string; name: string; drop: () => Promise<void> }> => {
   const name = `codemode_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  await admin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
+  await admin((sql) => dropStale(sql).pipe(Effect.andThen(sql.unsafe(`CREATE DATABASE ${name}`))))
   const url = new URL(ADMIN_URL)
   url.pathname = `/${name}`
   return {

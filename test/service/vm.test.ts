@@ -91,6 +91,13 @@ describe("runs on the VM", () => {
     expect(lookup.signature).toContain("Promise<{")
   })
 
+  it("refuses at registration a tool whose schema the library cannot use", async () => {
+    const res = await request(server.url, "PUT", "/v1/tools/odd.tool", { description: "x", input: { _zod: {} }, url: receiver.url, mode: "plain" })
+    expect(res.status).toBe(400)
+    expect(res.body.error.kind).toBe("InvalidTool")
+    expect((await api.run((c) => c.tools.list())).tools.map((t) => t.path)).not.toContain("odd.tool")
+  })
+
   // Until issue 5 (VM suspend/resume) lands, the engine cannot suspend: this test documents that answer and is
   // replaced by the suspend/resume tests of cluster.test.ts when they are enabled.
   it("answers 409 NotSuspendable to a suspend while the VM cannot suspend", async () => {

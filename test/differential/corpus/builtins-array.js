@@ -867,3 +867,29 @@ try {
 } catch (e) {
   return [e.name, a.length]
 }
+
+// === pop-push-sealed-and-non-extensible
+const out = []
+const sealed = Object.seal([1, 2])
+try {
+  sealed.pop()
+} catch (e) {
+  out.push(e.name, sealed.length)
+}
+const fixed = Object.preventExtensions([1, 2])
+out.push(fixed.pop(), fixed.length)
+try {
+  fixed.push(3)
+} catch (e) {
+  out.push(e.name, fixed.length)
+}
+return out
+
+// === queue-pattern-push-shift
+const q = []
+const out = []
+for (let i = 0; i < 50; i++) {
+  q.push(i, i * 2)
+  out.push(q.shift())
+}
+return [out.slice(-5), q.length, q.slice(0, 3)]

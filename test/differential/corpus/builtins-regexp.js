@@ -397,3 +397,14 @@ return [first, re.lastIndex, [...it].length]
 
 // === split-with-captures-and-limit
 return ["a1b2c3".split(/(\d)/, 3), "abc".split(/(?:)/, 2), "a,b,c".split(/(,)/, 4)]
+
+// === replace-reads-global-and-unicode-like-v8
+const log = []
+const re = /a/g
+for (const n of ["flags", "global", "unicode", "hasIndices"]) {
+  Object.defineProperty(re, n, { get() { log.push(n); return n === "flags" ? "g" : n === "global" } })
+}
+const r = "aa".replace(re, "b")
+const m = "aa".match(re)
+const parts = "a-a".split(/-/)
+return [r, m, parts, log]
