@@ -7,6 +7,8 @@
  *   codemode run FILE [--tools FILE]     run a program locally with the library, print its Result as JSON
  *   codemode run FILE --url URL          run it on a server instead (CODEMODE_API_KEY is sent when set)
  *   codemode openapi [--write]           print the OpenAPI document (or write ./openapi.yaml)
+ *   codemode keys create --tenant NAME   make an API key bound to a tenant (printed once; only its hash is kept)
+ *   codemode keys list | revoke ID       list keys (ids, tenants; never the keys) or revoke one
  *
  * Each command imports only what it needs, so `migrate` never loads the interpreter and `run` never loads the
  * server. Runs as TypeScript on Node 24 (`node src/cli/main.ts`), which strips the types itself.
@@ -23,6 +25,10 @@ const usage = `usage: codemode <command>
   run FILE [--tools FILE]    run a program locally and print its Result as JSON
   run FILE --url URL         run a program on a codemode server
   openapi [--write]          print the OpenAPI document, or write ./openapi.yaml
+  keys create --tenant NAME [--name LABEL]
+                             make an API key for a tenant (DATABASE_URL); the key is printed once
+  keys list                  list API keys (id, tenant, name; never the keys)
+  keys revoke ID             revoke an API key
 `
 
 const flag = (args: Array<string>, name: string): string | undefined => {
@@ -64,6 +70,48 @@ const migrate = async (): Promise<void> => {
         ),
       )
     }).pipe(Effect.provide(Database.clientLayer.pipe(Layer.provide(ServerConfig.layer)))),
+  )
+}
+
+/** `codemode keys …`: against the configured database (migrated first, so the table exists). */
+const keys = async (args: Array<string>): Promise<void> => {
+  const [action, ...rest] = args
+  const tenant = flag(rest, "--tenant")
+  const name = flag(rest, "--name")
+  if (action === "create" && (tenant === undefined || rest.length > 0)) fail("keys create needs --tenant NAME")
+  if (action === "list" && rest.length > 0) fail("keys list takes no arguments")
+  if (action === "revoke" && rest.length !== 1) fail("keys revoke needs the key's ID")
+  if (action !== "create" && action !== "list" && action !== "revoke") fail("keys needs create, list or revoke")
+  const [{ runMain }, Effect, Layer, { ServerConfig }, Database, { ApiKeys }] = await Promise.all([
+    import("@effect/platform-node/NodeRuntime"),
+    import("effect/Effect"),
+    import("effect/Layer"),
+    import("../server/config.ts"),
+    import("../server/db.ts"),
+    import("../server/keys.ts"),
+  ])
+  runMain(
+    Effect.gen(function* () {
+      const store = yield* ApiKeys
+      if (action === "create") {
+        const made = yield* store.create(tenant!, name)
+        yield* Effect.sync(() => {
+          console.error(`created key ${made.id} for tenant ${made.tenant}; it is shown only this once:`)
+          console.log(made.key)
+        })
+      } else if (action === "list") {
+        const all = yield* store.list
+        yield* Effect.sync(() => {
+          for (const k of all) {
+            console.log([k.id, k.tenant, k.name ?? "-", k.createdAt.toISOString(), k.revoked ? "revoked" : "valid"].join("\t"))
+          }
+        })
+      } else {
+        const revoked = yield* store.revoke(rest[0]!)
+        if (!revoked) return yield* Effect.fail(new Error(`no valid key with id ${rest[0]}`))
+        yield* Effect.sync(() => console.log(`revoked ${rest[0]}`))
+      }
+    }).pipe(Effect.provide(ApiKeys.layer.pipe(Layer.provide(Database.layer), Layer.provide(ServerConfig.layer)))),
   )
 }
 
@@ -110,6 +158,8 @@ const main = async (argv: Array<string>): Promise<void> => {
       process.exitCode = ok ? 0 : 1
       return
     }
+    case "keys":
+      return keys(args)
     case "openapi": {
       const { yaml } = await import("../server/openapi.ts")
       if (args.includes("--write")) {

@@ -110,7 +110,14 @@ export const make = <const T extends ToolTree = {}, H extends Hooks = Hooks>(opt
       const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
       installTools({ realm, index, ledger })
       installSearch(realm, index, ledger)
-      const engine = options.engine === "vm" ? new Vm(realm, checked.program) : new Interpreter(realm, checked.program)
+      let engine: Vm | Interpreter
+      try {
+        engine = options.engine === "vm" ? new Vm(realm, checked.program) : new Interpreter(realm, checked.program)
+      } catch (e) {
+        // A compiler bug must end this run with a diagnostic, never escape as a defect of the caller's fiber.
+        const message = `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`
+        return Effect.succeed(fail(diagnostic("ExecutionFailure", message), emptyParts))
+      }
       return runLoop({ realm, engine, limits, ledger, dispatch: (call, key) => dispatch(call.path, call.args[0], key) })
     })
 

@@ -12,6 +12,7 @@
  */
 import { Clock, Effect, Fiber, Option, Queue } from "effect"
 import { Termination } from "../runtime/completion.ts"
+import { NativeFunction } from "../runtime/function-object.ts"
 import { ErrorObject } from "../runtime/errors.ts"
 import { JSObject } from "../runtime/object.ts"
 import { FulfillPromise, RejectPromise, type PromiseObject } from "../runtime/promise.ts"
@@ -111,7 +112,7 @@ export const runLoop = <R>(ctx: RunContext<R>): Effect.Effect<Result, never, R> 
           inflight.set(call.callId, fiber as Fiber.Fiber<void>)
         }
         if (status.kind === "completed") return { ok: true, value: status.value }
-        if (status.kind === "threw") return { ok: false, error: uncaughtDiagnostic(status.value) }
+        if (status.kind === "threw") return { ok: false, error: uncaughtDiagnostic(realm, status.value) }
         const now = yield* Clock.currentTimeMillis
         if (deadline !== undefined && now >= deadline) return { ok: false, error: timeoutDiagnostic(limits) }
         if (status.kind === "yielded") {
@@ -212,11 +213,11 @@ const terminationDiagnostic = (t: Termination): Diagnostic => {
  * the thrown error is one, otherwise `ExecutionFailure` with `TypeError: x is not a function` for errors and
  * `Uncaught <value>` for anything else thrown.
  */
-export const uncaughtDiagnostic = (thrown: Value): Diagnostic => {
+export const uncaughtDiagnostic = (realm: Realm, thrown: Value): Diagnostic => {
   if (thrown instanceof ErrorObject && thrown.hostDiagnostic !== undefined) return hostDiagnosticOf(thrown.hostDiagnostic, thrown.location)
   if (thrown instanceof JSObject && (thrown instanceof ErrorObject || thrown.lookup("message") !== undefined)) {
-    const name = dataString(thrown, "name") ?? "Error"
-    const message = dataString(thrown, "message") ?? ""
+    const name = dataString(realm, thrown, "name") ?? "Error"
+    const message = dataString(realm, thrown, "message") ?? ""
     const text = message === "" ? name : name === "" ? message : `${name}: ${message}`
     const location = thrown instanceof ErrorObject ? thrown.location : undefined
     return diagnostic("ExecutionFailure", text, location === undefined ? undefined : { location })
@@ -224,9 +225,22 @@ export const uncaughtDiagnostic = (thrown: Value): Diagnostic => {
   return diagnostic("ExecutionFailure", `Uncaught ${describePrimitive(thrown)}`)
 }
 
-const dataString = (o: JSObject, key: string): string | undefined => {
+/**
+ * A string-valued property read without running program code: a data property, or an accessor whose getter is a
+ * plain (non-Task) built-in such as DOMException's `name`. A program-defined getter is not called here.
+ */
+const dataString = (realm: Realm, o: JSObject, key: string): string | undefined => {
   const p = o.lookup(key)
-  return p !== undefined && !p.accessor && typeof p.value === "string" ? p.value : undefined
+  if (p === undefined) return undefined
+  if (!p.accessor) return typeof p.value === "string" ? p.value : undefined
+  const getter = p.get
+  if (!(getter instanceof NativeFunction) || getter.isTaskImpl) return undefined
+  try {
+    const v = getter.impl(realm, o, [], undefined, getter)
+    return typeof v === "string" ? v : undefined
+  } catch {
+    return undefined // a brand check failed: report the error without that part
+  }
 }
 
 const describePrimitive = (v: Value): string => {
@@ -239,7 +253,7 @@ const describePrimitive = (v: Value): string => {
 /** One warning per promise rejected and never handled, with the kind of the host failure when it is one. */
 const rejectionWarnings = (realm: Realm): Diagnostic[] =>
   [...realm.unhandledRejections].map((p) => {
-    const d = uncaughtDiagnostic((p as PromiseObject).result)
+    const d = uncaughtDiagnostic(realm, (p as PromiseObject).result)
     return { ...d, message: `Unhandled promise rejection: ${d.message.replace(/^Uncaught /, "")}` }
   })
 

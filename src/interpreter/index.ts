@@ -4,7 +4,9 @@
  * constructs an `Interpreter` for a checked program and calls `run(stepBudget)` until it reports `completed` or
  * `threw`; `idle` means the program waits on promises only the host can settle; `yielded` means the step budget
  * ran out and `run` continues where it stopped. The engine never reads a clock; the host enforces time between
- * slices. Unlike the VM it cannot be snapshotted: a run lives as long as its host generators.
+ * slices, except that ordinary code runs on the host stack and cannot stop at a step budget: there the engine calls
+ * `interruptCheck`, which the host sets. Unlike the VM it cannot be snapshotted: a run lives as long as its host
+ * generators.
  *
  * The program body is evaluated as an async function body called with `this` undefined. Its result is the
  * promise's value when the body returns explicitly, else its completion value (what a script would evaluate to).
@@ -75,6 +77,17 @@ export class Interpreter {
     this.promise = activation.promise!
     // The host reads the outcome from the status; the program's own promise is never an unhandled rejection.
     this.promise.isHandled = true
+  }
+
+  /**
+   * Called every so many steps where evaluation cannot return to the host (ordinary code runs on the host stack,
+   * so `run` may not stop at its budget): the host sets it to throw a Termination once the time limit has passed.
+   */
+  get interruptCheck(): (() => void) | undefined {
+    return this.machine?.interruptCheck
+  }
+  set interruptCheck(check: (() => void) | undefined) {
+    if (this.machine !== undefined) this.machine.interruptCheck = check
   }
 
   run(stepBudget: number): InterpreterStatus {

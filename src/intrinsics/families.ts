@@ -27,6 +27,7 @@ import * as encoding from "./encoding.ts"
 import * as url from "./url.ts"
 import * as headers from "./headers.ts"
 import * as structuredClone from "./structured-clone.ts"
+import * as reflect from "./reflect.ts"
 
 export interface Family {
   readonly install: (realm: Realm) => void
@@ -57,6 +58,7 @@ export const families: ReadonlyArray<Family> = [
   url,
   headers,
   structuredClone,
+  reflect,
 ]
 
 export const installFamilies = (realm: Realm): void => {

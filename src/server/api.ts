@@ -230,13 +230,13 @@ export const PutNamespace = Schema.Struct({ description: Schema.String })
 // ---------------------------------------------------------------------------------------------------------------
 // Authentication
 
-/** The tenant a request acts for. One tenant ("default") until API keys arrive (issue 7). */
+/** The tenant a request acts for: the one its API key is bound to ("default" for `CODEMODE_API_KEY`). */
 export class Tenant extends Context.Service<Tenant, string>()("codemode/server/Tenant") {}
 
-/** `Authorization: Bearer <CODEMODE_API_KEY>` on every `/v1` route when the server has a key. */
+/** `Authorization: Bearer <key>` on every `/v1` route once the server has `CODEMODE_API_KEY` or API keys. */
 export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: Tenant; requires: never }>()(
   "codemode/server/Authorization",
-  { requiredForClient: true, security: { bearer: HttpApiSecurity.bearer }, error: Unauthorized },
+  { requiredForClient: true, security: { bearer: HttpApiSecurity.bearer }, error: [Unauthorized, Unavailable] },
 ) {}
 
 // ---------------------------------------------------------------------------------------------------------------

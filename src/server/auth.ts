@@ -1,43 +1,58 @@
 /**
- * Authentication of `/v1` (issue 6: "when CODEMODE_API_KEY is set, every /v1 request needs
- * `Authorization: Bearer <key>`"). The middleware decides the request's `Tenant`: one tenant, "default", until
- * API keys bound to tenants arrive (issue 7), at which point this is the only file that changes.
+ * Authentication of `/v1` (issue 7 "Tenants and keys"). The middleware decides the request's `Tenant`:
+ *
+ * - `Authorization: Bearer <CODEMODE_API_KEY>` is the single-tenant shortcut: tenant "default".
+ * - `Authorization: Bearer <key>` with a key made by `codemode keys create --tenant NAME`: that tenant.
+ * - Without a bearer key the server is open (tenant "default") only while it has no `CODEMODE_API_KEY` and no
+ *   valid API key; otherwise 401. An unknown key on an open server is let through as "default" (as before keys).
+ *
+ * Every store and registry query filters by the tenant decided here, so a tenant sees only its own runs, calls,
+ * tools, namespaces and events (test/service/tenants.test.ts).
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { Authorization, Tenant, Unauthorized } from "./api.ts"
+import { Authorization, Tenant, Unauthorized, Unavailable } from "./api.ts"
 import { ServerConfig } from "./config.ts"
+import { ApiKeys } from "./keys.ts"
 
 export const DEFAULT_TENANT = "default"
 
 // Hash both sides so the comparison is constant-time whatever the lengths.
 const digest = (s: string): Buffer => createHash("sha256").update(s).digest()
 
-export const layer: Layer.Layer<Authorization, never, ServerConfig> = Layer.effect(
+const unauthorized = (message: string) => new Unauthorized({ error: { kind: "Unauthorized", message } })
+
+export const layer: Layer.Layer<Authorization, never, ServerConfig | ApiKeys> = Layer.effect(
   Authorization,
   Effect.gen(function* () {
     const config = yield* ServerConfig
+    const keys = yield* ApiKeys
     const expected = Option.map(config.apiKey, (key) => digest(Redacted.value(key)))
+    const isShortcut = (given: string) => Option.isSome(expected) && timingSafeEqual(digest(given), expected.value)
+
+    const tenantFor = Effect.fnUntraced(function* (given: string) {
+      if (given !== "") {
+        if (isShortcut(given)) return DEFAULT_TENANT
+        const tenant = yield* keys.tenantOf(given)
+        if (tenant !== undefined) return tenant
+      }
+      if (Option.isNone(expected) && !(yield* keys.anyActive)) return DEFAULT_TENANT
+      return yield* unauthorized(given === "" ? "This server needs Authorization: Bearer <api key>" : "Invalid API key")
+    })
+
     return Authorization.of({
-      bearer: (handler, { credential }) => {
-        if (Option.isSome(expected)) {
-          const given = Redacted.value(credential)
-          if (given === "" || !timingSafeEqual(digest(given), expected.value)) {
-            return Effect.fail(
-              new Unauthorized({
-                error: {
-                  kind: "Unauthorized",
-                  message: given === "" ? "This server needs Authorization: Bearer <api key>" : "Invalid API key",
-                },
-              }),
-            )
-          }
-        }
-        return Effect.provideService(handler, Tenant, DEFAULT_TENANT)
-      },
+      bearer: (handler, { credential }) =>
+        tenantFor(Redacted.value(credential)).pipe(
+          Effect.catchTag("SqlError", (e) =>
+            Effect.logError("could not check an API key", e).pipe(
+              Effect.andThen(Effect.fail(new Unavailable({ error: { kind: "DatabaseUnavailable", message: "The database is unavailable; try again" } }))),
+            ),
+          ),
+          Effect.flatMap((tenant) => Effect.provideService(handler, Tenant, tenant)),
+        ),
     })
   }),
 )

@@ -16,6 +16,7 @@ import { ServerConfig } from "./config.ts"
 import * as Database from "./db.ts"
 import type { DatabaseKind } from "./db.ts"
 import { Executor } from "./executor.ts"
+import { ApiKeys } from "./keys.ts"
 import { routes } from "./http.ts"
 import { Notifications } from "./notifications.ts"
 import { ToolRegistry } from "./registry.ts"
@@ -37,6 +38,7 @@ export const services = (options: ServerOptions = {}) =>
       Layer.mergeAll(
         RunStore.layer,
         ToolRegistry.layer,
+        ApiKeys.layer,
         Webhooks.layer,
         options.notifications ?? Notifications.layer,
         options.executor ?? Executor.layer,

@@ -1,31 +1,41 @@
 /**
  * The heap codec: a run's state — an object graph of runtime, intrinsic and engine records — to JSON and back.
  * It is generic on purpose: every heap record is an instance of a registered class (or a host array, Map, Set,
- * plain record or byte array) and is encoded as its class name plus its own fields, so one traversal serves every
- * heap kind and a new kind needs only a registration (STYLE: "one method that lists the values it references").
- * Objects named in `externals` (intrinsics by spec name, code objects by id) are written as references and are
- * rebuilt by the decoder from the same build. Fields listed as transient (host caches, host functions derived from
- * an id) are skipped and rebuilt by the class's `restore` hook.
+ * plain record or byte array) and is encoded as its class name plus its fields in the order the registry declares
+ * them, so one traversal serves every heap kind and a new kind needs only a registration (STYLE: "one method that
+ * lists the values it references"). Objects named in `externals` (intrinsics by spec name, code objects by id,
+ * well-known symbols) are written as references and rebuilt by the decoder from the same build; an external the
+ * run changed is written as a *patch*, its fields copied onto the decoder's fresh twin ("built-ins are saved by
+ * name and only their changes are copied"). Fields listed as transient (host functions derived from an id, host
+ * context) are skipped and rebuilt by the class's `restore` hook.
  *
- * Decoding never trusts its input: every tag, index and class name is checked and anything unexpected is a
- * `SnapshotError` naming what and where. No host function is ever created from snapshot data.
+ * An object's own properties are inlined into its record (`[key, flags, value]` or `[key, flags, get, set]`), as
+ * property records belong to exactly one object; that keeps a typical snapshot a few kilobytes.
+ *
+ * Decoding never trusts its input: every tag, index, class name and field is checked against the registry's
+ * shapes (shape.ts), and anything unexpected is a `SnapshotError` naming what and where. No host function is ever
+ * created from snapshot data: transient functions come from tables built into the package, looked up by id.
  */
+import { Property } from "../runtime/property.ts"
+import { SnapshotError } from "./errors.ts"
+import type { Checker, Shape } from "./shape.ts"
 
-export class SnapshotError extends Error {
-  readonly _tag = "SnapshotError"
-  constructor(message: string) {
-    super(message)
-    this.name = "SnapshotError"
-  }
-}
+export { SnapshotError }
 
-/** A heap class: how to create an empty instance, which fields to skip, how to rebuild them. */
-export interface HeapClass {
+/** A heap class: its fields (in encoding order, with their shapes), which to skip, how to rebuild them. */
+export interface HeapClass<Ctx = unknown> {
   readonly name: string
-  readonly prototype: object
+  readonly ctor: abstract new (...args: never) => object
+  readonly fields: ReadonlyArray<readonly [string, Shape]>
   readonly transient?: ReadonlyArray<string>
-  readonly restore?: (instance: Record<string, unknown>) => void
+  /** Rebuilds transient fields of a decoded instance (not of a patched external, which keeps its own). */
+  readonly restore?: (instance: never, ctx: Ctx) => void
+  /** Checks what shapes cannot (ranges, invariants between fields); returns the problem, if any. */
+  readonly validate?: (instance: never, ctx: Ctx) => string | undefined
 }
+
+/** The shape marker of a JSObject's `properties`, which the codec inlines. */
+export const PROPERTIES: Shape = () => {}
 
 export type EncodedValue =
   | null
@@ -34,17 +44,19 @@ export type EncodedValue =
   | number
   | { readonly u: 1 } // undefined
   | { readonly n: "NaN" | "Infinity" | "-Infinity" | "-0" }
-  | { readonly b: string } // bigint
+  | { readonly b: string } // bigint, hexadecimal (linear to parse, unlike decimal)
   | { readonly r: number } // heap record
-  | { readonly x: string } // external (intrinsic, code object, well-known symbol)
+  | { readonly x: string } // external (intrinsic, code object, host symbol)
 
 export type EncodedRecord =
-  | { readonly c: string; readonly f: Record<string, EncodedValue> } // class instance or plain record ("Object")
-  | { readonly c: "Array"; readonly a: ReadonlyArray<EncodedValue> }
-  | { readonly c: "Map"; readonly m: ReadonlyArray<readonly [EncodedValue, EncodedValue]> }
-  | { readonly c: "Set"; readonly s: ReadonlyArray<EncodedValue> }
-  | { readonly c: "Bytes"; readonly d: string }
-  | { readonly c: "Int32Array"; readonly d: ReadonlyArray<number> }
+  | { readonly c: string; readonly f: ReadonlyArray<unknown> } // registered class instance
+  | { readonly p: string; readonly f: ReadonlyArray<unknown> } // patch of an external
+  | { readonly a: ReadonlyArray<EncodedValue> }
+  | { readonly m: ReadonlyArray<EncodedValue> } // Map: key, value, key, value...
+  | { readonly s: ReadonlyArray<EncodedValue> }
+  | { readonly d: string } // Uint8Array, base64
+  | { readonly i: ReadonlyArray<number> } // Int32Array
+  | { readonly o: Readonly<Record<string, EncodedValue>> } // plain record
 
 export interface EncodedHeap {
   readonly root: EncodedValue
@@ -53,17 +65,24 @@ export interface EncodedHeap {
 
 const HOST_SYMBOL_PREFIX = "sym:"
 
-export class HeapRegistry {
-  readonly byName = new Map<string, HeapClass>()
-  readonly byPrototype = new Map<object, HeapClass>()
-  /** Host symbols used as sentinels (EMPTY, DONE...) by name. */
+// Property flags, inlined in the owner's record.
+const WRITABLE = 1
+const ENUMERABLE = 2
+const CONFIGURABLE = 4
+const ACCESSOR = 8
+
+export class HeapRegistry<Ctx = unknown> {
+  readonly byName = new Map<string, HeapClass<Ctx>>()
+  readonly byPrototype = new Map<object, HeapClass<Ctx>>()
+  /** Host symbols used as sentinels (EMPTY...) by name. */
   readonly symbols = new Map<string, symbol>()
   readonly symbolNames = new Map<symbol, string>()
 
-  register(c: HeapClass): this {
+  register(c: HeapClass<Ctx>): this {
     if (this.byName.has(c.name)) throw new Error(`codemode bug: heap class ${c.name} registered twice`)
+    if (this.byPrototype.has(c.ctor.prototype as object)) throw new Error(`codemode bug: heap class ${c.name} registered under two names`)
     this.byName.set(c.name, c)
-    this.byPrototype.set(c.prototype, c)
+    this.byPrototype.set(c.ctor.prototype as object, c)
     return this
   }
   registerSymbol(name: string, s: symbol): this {
@@ -71,9 +90,38 @@ export class HeapRegistry {
     this.symbolNames.set(s, name)
     return this
   }
+  /** The registered class of an instance (its exact prototype), or undefined. */
+  classOf(o: object): HeapClass<Ctx> | undefined {
+    const proto = Object.getPrototypeOf(o) as object | null
+    return proto === null ? undefined : this.byPrototype.get(proto)
+  }
+  checker(): Checker {
+    return {
+      seen: new Map(),
+      isInstance: (v, name) => {
+        const c = this.byName.get(name)
+        return c !== undefined && typeof v === "object" && v !== null && v instanceof (c.ctor as unknown as new () => object)
+      },
+    }
+  }
 }
 
-export const encodeHeap = (registry: HeapRegistry, root: unknown, externals: ReadonlyMap<object, string>): EncodedHeap => {
+const isPlain = (o: object): boolean => {
+  const proto = Object.getPrototypeOf(o) as object | null
+  return proto === Object.prototype || proto === null
+}
+
+/**
+ * Encodes the graph under `root`. `externals` names objects rebuilt by the decoder; those listed in `patches` also
+ * have their fields saved. Throws SnapshotError for anything that cannot be saved (a host function, an
+ * unregistered class or field), naming it.
+ */
+export const encodeHeap = <Ctx>(
+  registry: HeapRegistry<Ctx>,
+  root: unknown,
+  externals: ReadonlyMap<object, string>,
+  patches: Iterable<object> = [],
+): EncodedHeap => {
   const records: EncodedRecord[] = []
   const ids = new Map<object, number>()
   const pending: Array<[object, number]> = []
@@ -92,7 +140,7 @@ export const encodeHeap = (registry: HeapRegistry, root: unknown, externals: Rea
         if (Object.is(v, -0)) return { n: "-0" }
         return v
       case "bigint":
-        return { b: v.toString() }
+        return { b: v.toString(16) }
       case "symbol": {
         const name = registry.symbolNames.get(v)
         if (name === undefined) throw new SnapshotError(`unregistered host symbol ${String(v)} in the run state`)
@@ -115,27 +163,62 @@ export const encodeHeap = (registry: HeapRegistry, root: unknown, externals: Rea
     return { r: id }
   }
 
-  const encodeRecord = (obj: object): EncodedRecord => {
-    if (Array.isArray(obj)) return { c: "Array", a: obj.map(ref) }
-    if (obj instanceof Map) return { c: "Map", m: [...obj].map(([k, v]) => [ref(k), ref(v)] as const) }
-    if (obj instanceof Set) return { c: "Set", s: [...obj].map(ref) }
-    if (obj instanceof Uint8Array) return { c: "Bytes", d: Buffer.from(obj.buffer, obj.byteOffset, obj.byteLength).toString("base64") }
-    if (obj instanceof Int32Array) return { c: "Int32Array", d: Array.from(obj) }
-    const proto = Object.getPrototypeOf(obj) as object | null
-    const cls = proto === Object.prototype || proto === null ? undefined : registry.byPrototype.get(proto as object)
-    if (cls === undefined && proto !== Object.prototype && proto !== null) {
-      const name = (proto as { constructor?: { name?: string } }).constructor?.name ?? "?"
-      throw new SnapshotError(`the run state holds an instance of ${name}, which cannot be saved`)
+  const properties = (props: unknown): unknown[] => {
+    if (!(props instanceof Map)) throw new SnapshotError("an object's properties are not a Map")
+    const out: unknown[] = []
+    for (const [key, p] of props as Map<unknown, Property>) {
+      if (!(p instanceof Property)) throw new SnapshotError("an object's property is not a Property record")
+      const flags = (p.writable ? WRITABLE : 0) | (p.enumerable ? ENUMERABLE : 0) | (p.configurable ? CONFIGURABLE : 0)
+      if (p.accessor) out.push(ref(key), flags | ACCESSOR, ref(p.get), ref(p.set))
+      else out.push(ref(key), flags, ref(p.value))
     }
-    const skip = cls?.transient
-    const f: Record<string, EncodedValue> = {}
-    for (const key of Object.keys(obj)) {
-      if (skip !== undefined && skip.includes(key)) continue
-      f[key] = ref((obj as Record<string, unknown>)[key])
-    }
-    return { c: cls?.name ?? "Object", f }
+    return out
   }
 
+  const fieldsOf = (obj: object, cls: HeapClass<Ctx>): unknown[] => {
+    const o = obj as Record<string, unknown>
+    const known = cls.fields.length + (cls.transient?.length ?? 0)
+    const own = Object.keys(o)
+    if (own.length > known || own.some((k) => !cls.fields.some(([n]) => n === k) && !(cls.transient ?? []).includes(k))) {
+      const extra = own.filter((k) => !cls.fields.some(([n]) => n === k) && !(cls.transient ?? []).includes(k))
+      throw new SnapshotError(`${cls.name} has fields the snapshot registry does not know: ${extra.join(", ")}`)
+    }
+    return cls.fields.map(([name, shape]) => (shape === PROPERTIES ? properties(o[name]) : ref(o[name])))
+  }
+
+  const encodeRecord = (obj: object): EncodedRecord => {
+    if (Array.isArray(obj)) {
+      const a: EncodedValue[] = new Array(obj.length)
+      for (let i = 0; i < obj.length; i++) a[i] = ref(obj[i])
+      return { a }
+    }
+    if (obj instanceof Map) {
+      const m: EncodedValue[] = []
+      for (const [k, v] of obj) m.push(ref(k), ref(v))
+      return { m }
+    }
+    if (obj instanceof Set) return { s: [...obj].map(ref) }
+    if (obj instanceof Uint8Array) return { d: Buffer.from(obj.buffer, obj.byteOffset, obj.byteLength).toString("base64") }
+    if (obj instanceof Int32Array) return { i: Array.from(obj) }
+    const cls = registry.classOf(obj)
+    if (cls !== undefined) return { c: cls.name, f: fieldsOf(obj, cls) }
+    if (!isPlain(obj)) {
+      const name = (Object.getPrototypeOf(obj) as { constructor?: { name?: string } }).constructor?.name ?? "?"
+      throw new SnapshotError(`the run state holds an instance of ${name}, which cannot be saved`)
+    }
+    const o: Record<string, EncodedValue> = {}
+    for (const key of Object.keys(obj)) o[key] = ref((obj as Record<string, unknown>)[key])
+    return { o }
+  }
+
+  for (const obj of patches) {
+    const name = externals.get(obj)
+    const cls = registry.classOf(obj)
+    if (name === undefined || cls === undefined) throw new Error("codemode bug: a patch of an object that is not a registered external")
+    const at = records.length
+    records.push(undefined as unknown as EncodedRecord)
+    records[at] = { p: name, f: fieldsOf(obj, cls) }
+  }
   const rootRef = ref(root)
   while (pending.length > 0) {
     const [obj, id] = pending.pop()!
@@ -146,36 +229,74 @@ export const encodeHeap = (registry: HeapRegistry, root: unknown, externals: Rea
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
-export const decodeHeap = (registry: HeapRegistry, heap: unknown, externals: ReadonlyMap<string, object>): unknown => {
-  if (!isRecord(heap) || !Array.isArray(heap.records)) throw new SnapshotError("heap: expected { root, records }")
+/** At most this many hex digits in a bigint (the VM's own cap on BigInt size is far below). */
+const MAX_BIGINT_DIGITS = 1 << 20
+
+/**
+ * Decodes a heap, checks every record against the registry's shapes and `rootShape`, runs the classes' `validate`
+ * and `restore` hooks, and returns the root. `externals` resolves names to the fresh objects of the decoding side.
+ */
+export const decodeHeap = <Ctx>(
+  registry: HeapRegistry<Ctx>,
+  heap: unknown,
+  externals: ReadonlyMap<string, object>,
+  rootShape: Shape,
+  ctx: Ctx,
+): unknown => {
+  if (!isRecord(heap) || !Array.isArray(heap.records) || !("root" in heap)) throw new SnapshotError("heap: expected { root, records }")
   const encoded = heap.records as unknown[]
-  // Pass 1: allocate every record so references can be cyclic.
+  const classes: Array<HeapClass<Ctx> | undefined> = new Array(encoded.length)
+  const patched = new Set<object>()
+
+  // Pass 1: allocate every record (or find the external a patch applies to), so references can be cyclic.
   const objects: object[] = encoded.map((r, i) => {
-    if (!isRecord(r) || typeof r.c !== "string") throw new SnapshotError(`heap record ${i}: malformed`)
-    switch (r.c) {
-      case "Array":
-        if (!Array.isArray(r.a)) throw new SnapshotError(`heap record ${i}: array without items`)
-        return []
-      case "Map":
-        return new Map()
-      case "Set":
-        return new Set()
-      case "Bytes":
-        if (typeof r.d !== "string") throw new SnapshotError(`heap record ${i}: bytes without data`)
-        return new Uint8Array(Buffer.from(r.d, "base64"))
-      case "Int32Array":
-        if (!Array.isArray(r.d) || !r.d.every((n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31)) {
-          throw new SnapshotError(`heap record ${i}: bad Int32Array`)
-        }
-        return Int32Array.from(r.d as number[])
-      case "Object":
-        return {}
-      default: {
-        const cls = registry.byName.get(r.c)
-        if (cls === undefined) throw new SnapshotError(`heap record ${i}: unknown class ${r.c}`)
-        return Object.create(cls.prototype) as object
-      }
+    if (!isRecord(r)) throw new SnapshotError(`heap record ${i}: malformed`)
+    if ("c" in r) {
+      const cls = typeof r.c === "string" ? registry.byName.get(r.c) : undefined
+      if (cls === undefined) throw new SnapshotError(`heap record ${i}: unknown class ${JSON.stringify(r.c)}`)
+      if (!Array.isArray(r.f)) throw new SnapshotError(`heap record ${i} (${cls.name}): fields missing`)
+      classes[i] = cls
+      return Object.create(cls.ctor.prototype as object) as object
     }
+    if ("p" in r) {
+      const target = typeof r.p === "string" ? externals.get(r.p) : undefined
+      if (target === undefined) throw new SnapshotError(`heap record ${i}: patch of an unknown built-in ${JSON.stringify(r.p)}`)
+      const cls = registry.classOf(target)
+      if (cls === undefined || !Array.isArray(r.f)) throw new SnapshotError(`heap record ${i}: bad patch of ${String(r.p)}`)
+      if (patched.has(target)) throw new SnapshotError(`heap record ${i}: ${String(r.p)} patched twice`)
+      patched.add(target)
+      classes[i] = cls
+      return target
+    }
+    if ("a" in r) {
+      if (!Array.isArray(r.a)) throw new SnapshotError(`heap record ${i}: array without items`)
+      return []
+    }
+    if ("m" in r) {
+      if (!Array.isArray(r.m) || r.m.length % 2 !== 0) throw new SnapshotError(`heap record ${i}: bad map entries`)
+      return new Map()
+    }
+    if ("s" in r) {
+      if (!Array.isArray(r.s)) throw new SnapshotError(`heap record ${i}: set without items`)
+      return new Set()
+    }
+    if ("d" in r) {
+      if (typeof r.d !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(r.d) || r.d.length % 4 !== 0) {
+        throw new SnapshotError(`heap record ${i}: bad bytes`)
+      }
+      return new Uint8Array(Buffer.from(r.d, "base64"))
+    }
+    if ("i" in r) {
+      if (!Array.isArray(r.i) || !r.i.every((n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31)) {
+        throw new SnapshotError(`heap record ${i}: bad Int32Array`)
+      }
+      return Int32Array.from(r.i as number[])
+    }
+    if ("o" in r) {
+      if (!isRecord(r.o)) throw new SnapshotError(`heap record ${i}: bad record`)
+      return {}
+    }
+    throw new SnapshotError(`heap record ${i}: unknown record tag`)
   })
 
   const value = (v: unknown, where: string): unknown => {
@@ -200,8 +321,8 @@ export const decodeHeap = (registry: HeapRegistry, heap: unknown, externals: Rea
       throw new SnapshotError(`${where}: bad number tag`)
     }
     if ("b" in v) {
-      if (typeof v.b !== "string" || !/^-?\d+$/.test(v.b) || v.b.length > 400_000) throw new SnapshotError(`${where}: bad bigint`)
-      return BigInt(v.b)
+      if (typeof v.b !== "string" || !/^-?[0-9a-f]+$/.test(v.b) || v.b.length > MAX_BIGINT_DIGITS) throw new SnapshotError(`${where}: bad bigint`)
+      return v.b.startsWith("-") ? -BigInt(`0x${v.b.slice(1)}`) : BigInt(`0x${v.b}`)
     }
     if ("r" in v) {
       const id = v.r
@@ -224,49 +345,93 @@ export const decodeHeap = (registry: HeapRegistry, heap: unknown, externals: Rea
     throw new SnapshotError(`${where}: unknown value tag`)
   }
 
+  const checker = registry.checker()
+  const properties = (flat: unknown, where: string): Map<unknown, Property> => {
+    if (!Array.isArray(flat)) throw new SnapshotError(`${where}: properties are not a list`)
+    const out = new Map<unknown, Property>()
+    for (let i = 0; i < flat.length; ) {
+      const key = value(flat[i], `${where} key`)
+      const flags = flat[i + 1]
+      if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags > 15) throw new SnapshotError(`${where}: bad property flags`)
+      if (typeof key !== "string" && !checker.isInstance(key, "SymbolValue")) throw new SnapshotError(`${where}: bad property key`)
+      if (out.has(key)) throw new SnapshotError(`${where}: duplicate property ${String(key)}`)
+      const w = (flags & WRITABLE) !== 0
+      const e = (flags & ENUMERABLE) !== 0
+      const c = (flags & CONFIGURABLE) !== 0
+      if ((flags & ACCESSOR) !== 0) {
+        if (i + 4 > flat.length || w) throw new SnapshotError(`${where}: bad accessor property`)
+        const get = value(flat[i + 2], `${where}.get`)
+        const set = value(flat[i + 3], `${where}.set`)
+        out.set(key, Property.accessorOf(get as never, set as never, e, c))
+        i += 4
+      } else {
+        if (i + 3 > flat.length) throw new SnapshotError(`${where}: truncated property`)
+        out.set(key, Property.data(value(flat[i + 2], `${where}[${String(key)}]`) as never, w, e, c))
+        i += 3
+      }
+    }
+    return out
+  }
+
   // Pass 2: fill them in.
   encoded.forEach((r, i) => {
     const rec = r as Record<string, unknown>
     const obj = objects[i]!
-    const where = `heap record ${i} (${String(rec.c)})`
-    switch (rec.c) {
-      case "Array":
-        for (const [j, item] of (rec.a as unknown[]).entries()) (obj as unknown[]).push(value(item, `${where}[${j}]`))
-        return
-      case "Map":
-        if (!Array.isArray(rec.m)) throw new SnapshotError(`${where}: map without entries`)
-        for (const e of rec.m as unknown[]) {
-          if (!Array.isArray(e) || e.length !== 2) throw new SnapshotError(`${where}: bad map entry`)
-          ;(obj as Map<unknown, unknown>).set(value(e[0], where), value(e[1], where))
-        }
-        return
-      case "Set":
-        if (!Array.isArray(rec.s)) throw new SnapshotError(`${where}: set without items`)
-        for (const e of rec.s as unknown[]) (obj as Set<unknown>).add(value(e, where))
-        return
-      case "Bytes":
-      case "Int32Array":
-        return
-      default: {
-        if (!isRecord(rec.f)) throw new SnapshotError(`${where}: fields missing`)
-        const target = obj as Record<string, unknown>
-        for (const [k, fv] of Object.entries(rec.f)) {
-          if (k === "__proto__" && rec.c !== "Object") throw new SnapshotError(`${where}: bad field name`)
-          Object.defineProperty(target, k, { value: value(fv, `${where}.${k}`), writable: true, enumerable: true, configurable: true })
-        }
+    const cls = classes[i]
+    if (cls !== undefined) {
+      const where = `heap record ${i} (${"p" in rec ? String(rec.p) : cls.name})`
+      const f = rec.f as unknown[]
+      if (f.length !== cls.fields.length) throw new SnapshotError(`${where}: expected ${cls.fields.length} fields, got ${f.length}`)
+      cls.fields.forEach(([name, shape], j) => {
+        const v = shape === PROPERTIES ? properties(f[j], `${where}.${name}`) : value(f[j], `${where}.${name}`)
+        Object.defineProperty(obj, name, { value: v, writable: true, enumerable: true, configurable: true })
+      })
+      return
+    }
+    const where = `heap record ${i}`
+    if ("a" in rec) {
+      const items = rec.a as unknown[]
+      const out = obj as unknown[]
+      for (let j = 0; j < items.length; j++) out.push(value(items[j], `${where}[${j}]`))
+    } else if ("m" in rec) {
+      const m = rec.m as unknown[]
+      for (let j = 0; j < m.length; j += 2) (obj as Map<unknown, unknown>).set(value(m[j], where), value(m[j + 1], where))
+    } else if ("s" in rec) {
+      for (const e of rec.s as unknown[]) (obj as Set<unknown>).add(value(e, where))
+    } else if ("o" in rec) {
+      for (const [k, fv] of Object.entries(rec.o as Record<string, unknown>)) {
+        Object.defineProperty(obj, k, { value: value(fv, `${where}.${k}`), writable: true, enumerable: true, configurable: true })
       }
     }
   })
-  // Pass 3: rebuild transient fields, now that the graph is complete.
-  encoded.forEach((r, i) => {
-    const cls = registry.byName.get((r as { c: string }).c)
-    if (cls?.restore === undefined) return
-    try {
-      cls.restore(objects[i] as Record<string, unknown>)
-    } catch (e) {
-      if (e instanceof SnapshotError) throw e
-      throw new SnapshotError(`heap record ${i} (${cls.name}): ${e instanceof Error ? e.message : String(e)}`)
-    }
+
+  // Pass 3: shapes, then the classes' own checks and rebuilds, now that the graph is complete.
+  encoded.forEach((_, i) => {
+    const cls = classes[i]
+    if (cls === undefined) return
+    const where = `heap record ${i} (${cls.name})`
+    const o = objects[i] as Record<string, unknown>
+    for (const [name, shape] of cls.fields) if (shape !== PROPERTIES) shape(o[name], `${where}.${name}`, checker)
   })
-  return value((heap as { root: unknown }).root, "root")
+  const root = value((heap as { root: unknown }).root, "root")
+  rootShape(root, "root", checker)
+  const hook = (run: (cls: HeapClass<Ctx>, o: object, i: number) => void): void =>
+    encoded.forEach((_, i) => {
+      const cls = classes[i]
+      if (cls === undefined) return
+      try {
+        run(cls, objects[i]!, i)
+      } catch (e) {
+        if (e instanceof SnapshotError) throw e
+        throw new SnapshotError(`heap record ${i} (${cls.name}): ${e instanceof Error ? e.message : String(e)}`)
+      }
+    })
+  hook((cls, o, i) => {
+    if (cls.restore !== undefined && !("p" in (encoded[i] as object))) cls.restore(o as never, ctx)
+  })
+  hook((cls, o, i) => {
+    const problem = cls.validate?.(o as never, ctx)
+    if (problem !== undefined) throw new SnapshotError(`heap record ${i} (${cls.name}): ${problem}`)
+  })
+  return root
 }

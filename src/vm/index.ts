@@ -37,6 +37,13 @@ export interface VmProgram {
   locate(offset: number): SourceLocation
 }
 
+/** A saved run to continue (vm/state.ts `restoreVm`): the recompiled program, and what to put in the machine. */
+export interface RestoredVm {
+  readonly compiled: CompiledProgram
+  /** Installs the saved frames and machine state; returns the program's promise. */
+  attach(machine: Machine): PromiseObject
+}
+
 /** Processed jobs are dropped from the queue's head in batches of this many. */
 const JOB_COMPACTION = 1024
 
@@ -49,11 +56,12 @@ export class Vm {
   /** Index of the next job to run in `realm.jobs`. */
   private jobIndex = 0
 
-  constructor(realm: Realm, program: VmProgram) {
+  /** `restored` (vm/state.ts): continue a saved run instead of starting the program body. */
+  constructor(realm: Realm, program: VmProgram, restored?: RestoredVm) {
     this.realm = realm
     let compiled: CompiledProgram
     try {
-      compiled = compileProgram(program)
+      compiled = restored?.compiled ?? compileProgram(program)
     } catch (e) {
       // Nesting past the compiler's limit, or (a backstop) a host stack overflow while compiling.
       const overflow = e instanceof RangeError && /call stack/i.test(e.message)
@@ -76,6 +84,10 @@ export class Vm {
         const code = f.code as CodeObject
         return code.sourceEnd > code.sourceOffset ? program.source.slice(code.sourceOffset, code.sourceEnd) : undefined
       },
+    }
+    if (restored !== undefined) {
+      this.promise = restored.attach(machine)
+      return
     }
     const main = MakeFunction(realm, compiled.main, null)
     machine.pushScript(main, undefined, [], 0, 0, undefined)

@@ -148,10 +148,17 @@ describe("program body", () => {
     expect(diagnose("x = 010")).toBe("ok")
   })
 
-  it("does not treat eval, new Function or dynamic import as syntax errors", () => {
+  it("does not treat eval or new Function as syntax errors", () => {
     expect(diagnose("eval('1')")).toBe("ok")
     expect(diagnose("new Function('return 1')")).toBe("ok")
-    expect(diagnose("const m = await import('fs')")).toBe("ok")
+  })
+
+  it("refuses dynamic import until extensions exist, at the import's position", () => {
+    expect(diagnose("const m = await import('fs')")).toMatchObject({
+      kind: "UnsupportedSyntax",
+      message: "dynamic `import()` is not supported",
+      location: { line: 1, column: 17 },
+    })
   })
 
   it("accepts a hashbang line", () => {

@@ -2,6 +2,7 @@
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { latestMigration, migrationFiles } from "../../src/server/db.ts"
 import { yaml } from "../../src/server/openapi.ts"
 import { createDatabase, ROOT, sqlOn, startReplica, type Replica } from "./helpers.ts"
 
@@ -54,8 +55,11 @@ describe("codemode", () => {
     try {
       const first = await codemode(["migrate"], { DATABASE_URL: fresh.url })
       expect(first.code).toBe(0)
-      expect(first.stdout).toBe("applied 0001_init\n")
-      expect((await codemode(["migrate"], { DATABASE_URL: fresh.url })).stdout).toBe("database is up to date (migration 1)\n")
+      const files = migrationFiles()
+      expect(first.stdout).toBe(files.map(([id, name]) => `applied ${String(id).padStart(4, "0")}_${name}\n`).join(""))
+      expect((await codemode(["migrate"], { DATABASE_URL: fresh.url })).stdout).toBe(
+        `database is up to date (migration ${latestMigration()})\n`,
+      )
       expect(await sqlOn(fresh.url, "SELECT count(*)::int AS n FROM runs")).toStrictEqual([{ n: 0 }])
     } finally {
       await fresh.drop()
