@@ -23,7 +23,13 @@ export const codemodeVm: BenchEngine = {
   },
 }
 
-/** The tree-walking interpreter (the default engine) through the public API: parse, analyse and run. */
+/**
+ * The tree-walking interpreter (the default engine) through the public API: parse, analyse and run. Where each
+ * engine wins: the tree-walker has no compile step, so small one-shot programs (the "small:" rows, where the fixed
+ * cost of a run dominates) and object- and callback-heavy code run faster or as fast on it; the VM wins on tight
+ * arithmetic loops and deep recursion (the tree-walker's generators are slower per node than bytecode, and past
+ * ~100 nested calls it leaves its synchronous fast path), and only the VM can suspend.
+ */
 export const codemodeLegacy: BenchEngine = {
   name: "codemode legacy",
   prepare: (code) => async () => {

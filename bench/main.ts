@@ -82,5 +82,7 @@ const main = async (): Promise<void> => {
 }
 
 await main()
+// Snapshots (issue 5): every program stopped halfway, for the full bench, by program name, or with "snapshot".
+if (filter !== "service") await import("./snapshot.ts")
 // The service bench starts servers and a database: run it for the full bench or when asked for by name.
 if (filter === undefined || filter === "service") await import("./service.ts")

@@ -108,7 +108,7 @@ const serve = (env: Record<string, string>): Promise<{ url: string; child: Child
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let out = ""

@@ -2,7 +2,9 @@
  * The public API of the codemode library, and nothing else.
  *
  * - `CodeMode`: `make` / `execute` a program against tools, `toolExpression` and `searchSignature` for the
- *   callable forms hosts describe to models, and the model types (`Result`, `Diagnostic`, `ToolCall`...).
+ *   callable forms hosts describe to models, and the model types (`Result`, `Diagnostic`, `ToolCall`...); with
+ *   `engine: "vm"`, a `VmRuntime` whose programs can be suspended and resumed (`Program`, `Outcome`, `Snapshot`,
+ *   `toBytes` / `fromBytes`, `SnapshotError`, `SuspendError`).
  * - `Tool`: `Tool.make`, `Tool.idempotent`, `Tool.durable`.
  * - `Namespace`: `Namespace.make`, a described group of tools.
  * - `ToolError`: a tool's deliberate refusal, whose message the program may read.

@@ -6,28 +6,16 @@
  * location table mapping instruction offsets to source offsets (kept outside the instruction stream, as QuickJS
  * does, so the stream stays lean).
  */
+import type { FunctionKindName, FunctionRole } from "../language/static-semantics.ts"
+import type { TemplateSite } from "../runtime/template-object.ts"
 
-/** A tagged template's strings, cooked (undefined where an escape is invalid) and raw. */
-export interface TemplateSite {
-  readonly kind: "template"
-  readonly cooked: ReadonlyArray<string | undefined>
-  readonly raw: ReadonlyArray<string>
-}
+export type { TemplateSite }
 
 export type Constant = string | number | bigint | TemplateSite
 
-export type CodeFunctionKind = "normal" | "generator" | "async" | "asyncGenerator"
-
-/** What kind of function the code is the body of. */
-export type CodeRole =
-  | "program"
-  | "function" // function declaration or expression: a constructor unless async/generator
-  | "arrow"
-  | "method"
-  | "classConstructor"
-  | "derivedConstructor"
-  | "fieldInitializer"
-  | "staticBlock"
+/** What kind of function the code is the body of, and its kind (static decisions shared with the tree-walker). */
+export type CodeFunctionKind = FunctionKindName
+export type CodeRole = FunctionRole
 
 export interface CodeObject {
   readonly id: number

@@ -7,6 +7,7 @@
  */
 import type { ESTree } from "meriyah"
 import { METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "../vm/opcodes.ts"
+import { calleeText, notIterableText, staticKey } from "../language/static-semantics.ts"
 import type { FunctionCompiler } from "./context.ts"
 import { compileClass, compileFunctionExpression, isAnonymousFunctionDefinition } from "./functions.ts"
 import { compileAssignment, compileUpdate } from "./patterns.ts"
@@ -250,15 +251,6 @@ function ArrayLiteral(fc: FunctionCompiler, node: ESTree.ArrayExpression): void 
   }
 }
 
-/** The static name of a non-computed property key. */
-export function staticKey(key: ESTree.Expression | ESTree.PrivateIdentifier): string {
-  if (key.type === "Identifier" || key.type === "PrivateIdentifier") return key.name
-  if (key.type === "Literal") {
-    if ("bigint" in key && typeof key.bigint === "string") return BigInt(key.bigint).toString()
-    return String(key.value)
-  }
-  throw new Error(`codemode bug: non-static key ${key.type}`)
-}
 
 /** Pushes a property key: a constant, or a computed key converted with ToPropertyKey. */
 export function compilePropertyKey(fc: FunctionCompiler, key: ESTree.Expression, computed: boolean): void {
@@ -522,43 +514,10 @@ function argumentsArray(fc: FunctionCompiler, args: ReadonlyArray<ESTree.Express
 
 /** The constant for V8's "x is not iterable" naming the iterable's source (-1: the generic message). */
 export function notIterableMessage(fc: FunctionCompiler, node: ESTree.Node | undefined): number {
-  if (node === undefined) return -1
-  if (node.type === "CallExpression") return fc.asm.constant(`${calleeText(node.callee)} is not a function or its return value is not iterable`)
-  if (node.type === "ObjectExpression" && node.properties.length === 0) return fc.asm.constant("{} is not iterable")
-  const text = calleeText(node as Expr)
-  return text === "(intermediate value)" ? -1 : fc.asm.constant(`${text} is not iterable`)
+  const text = notIterableText(node)
+  return text === undefined ? -1 : fc.asm.constant(text)
 }
 
-/** How V8 names a callee in "x is not a function". */
-export function calleeText(node: Expr | ESTree.Expression): string {
-  switch (node.type) {
-    case "Identifier":
-      return node.name
-    case "ThisExpression":
-      return "this"
-    case "Super":
-      return "super"
-    case "PrivateIdentifier":
-      return `#${node.name}`
-    case "Literal":
-      return typeof node.value === "string" ? `"${node.value}"` : String(node.raw ?? node.value)
-    case "MemberExpression": {
-      const obj = calleeText(node.object)
-      if (node.property.type === "PrivateIdentifier") return `${obj}.#${node.property.name}`
-      if (!node.computed) return `${obj}.${(node.property as ESTree.Identifier).name}`
-      const p = node.property
-      if (p.type === "Literal" && typeof p.value === "string" && /^[A-Za-z_$][\w$]*$/.test(p.value)) return `${obj}.${p.value}`
-      if (p.type === "Literal" || p.type === "Identifier") return `${obj}[${calleeText(p)}]`
-      return `${obj}[...]`
-    }
-    case "CallExpression":
-      return `${calleeText(node.callee)}(...)`
-    case "ChainExpression":
-      return calleeText(node.expression)
-    default:
-      return "(intermediate value)"
-  }
-}
 
 // --- Operators ----------------------------------------------------------------------------------------------------
 
@@ -793,3 +752,5 @@ function YieldStar(fc: FunctionCompiler, argument: ESTree.Expression): void {
   fc.freeReg(received)
   fc.freeReg(mode)
 }
+
+export { calleeText, staticKey }

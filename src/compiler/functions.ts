@@ -9,8 +9,16 @@
  */
 import type { ESTree } from "meriyah"
 import { analyzeScopes, type Binding, FUNCTION_NESTING_WEIGHT, type FunctionInfo, MAX_NESTING, NestingTooDeep, type Scope } from "../language/scope.ts"
+import {
+  classHasInstanceElements,
+  expectedArgumentCount,
+  fieldInitializerName,
+  functionKindOf,
+  isAnonymousFunctionDefinition,
+  roleOf,
+} from "../language/static-semantics.ts"
 import { MethodKind, Op } from "../vm/opcodes.ts"
-import type { CodeFunctionKind, CodeObject, CodeRole, CompiledProgram } from "./code.ts"
+import type { CodeObject, CompiledProgram } from "./code.ts"
 import { type ClassInfo, FunctionCompiler, ProgramCompiler } from "./context.ts"
 import { compileExpression, compileNamedExpression, compilePropertyKey, staticKey } from "./expressions.ts"
 import { destructure } from "./patterns.ts"
@@ -36,34 +44,8 @@ export function compileProgram(program: ProgramSource): CompiledProgram {
   return { codes: pc.codes, main }
 }
 
-export const isAnonymousFunctionDefinition = (node: ESTree.Node): boolean =>
-  (node.type === "FunctionExpression" && node.id === null) ||
-  node.type === "ArrowFunctionExpression" ||
-  (node.type === "ClassExpression" && node.id === null)
 
-const roleOf = (fi: FunctionInfo): CodeRole => {
-  switch (fi.kind) {
-    case "normal":
-      return "function"
-    case "arrow":
-      return "arrow"
-    case "method":
-      return "method"
-    case "constructor":
-      return "classConstructor"
-    case "derivedConstructor":
-      return "derivedConstructor"
-    case "fieldInitializer":
-      return "fieldInitializer"
-    case "staticBlock":
-      return "staticBlock"
-    case "program":
-      return "program"
-  }
-}
 
-const functionKindOf = (fi: FunctionInfo): CodeFunctionKind =>
-  fi.isAsync ? (fi.isGenerator ? "asyncGenerator" : "async") : fi.isGenerator ? "generator" : "normal"
 
 /**
  * Compiles a nested function (or class element function) and returns its code id. `sourceNode` is the text
@@ -95,7 +77,7 @@ function compileFunctionNodeInner(fc: FunctionCompiler, fi: FunctionInfo, node: 
     // A field initializer: `return <value>`, the value named after the field.
     const def = node as ESTree.PropertyDefinition
     prologue(child, fi)
-    const fieldName = def.computed ? "" : def.key.type === "PrivateIdentifier" ? `#${def.key.name}` : staticKey(def.key)
+    const fieldName = fieldInitializerName(def)
     compileNamedExpression(child, def.value as ESTree.Expression, fieldName)
     child.emitFunctionEpilogue()
   } else if (node.type === "StaticBlock") {
@@ -222,15 +204,6 @@ function prologue(fc: FunctionCompiler, fi: FunctionInfo): void {
   if (fc.isGenerator) fc.emit(Op.GeneratorStart)
 }
 
-/** https://tc39.es/ecma262/#sec-static-semantics-expectedargumentcount */
-const expectedArgumentCount = (params: ReadonlyArray<ESTree.Parameter>): number => {
-  let n = 0
-  for (const p of params) {
-    if (p.type === "AssignmentPattern" || p.type === "RestElement") break
-    n++
-  }
-  return n
-}
 
 function finish(fc: FunctionCompiler, id: number, length: number, sourceOffset: number, sourceEnd: number): CodeObject {
   const paramCount = fc.fi === undefined ? 0 : paramCountOf(fc.fi)
@@ -288,11 +261,7 @@ export function compileClass(fc: FunctionCompiler, node: ESTree.ClassDeclaration
   }
   const elements = node.body.body
   const classInfo: ClassInfo = {
-    hasInstanceElements: elements.some(
-      (el) =>
-        (el.type === "PropertyDefinition" && !el.static) ||
-        (el.type === "MethodDefinition" && !el.static && el.key?.type === "PrivateIdentifier"),
-    ),
+    hasInstanceElements: classHasInstanceElements(node),
   }
   const ctor = elements.find((el): el is ESTree.MethodDefinition => el.type === "MethodDefinition" && el.kind === "constructor")
   const ctorId = ctor !== undefined ? compileFunctionNode(fc, ctor.value, name, classInfo, node) : implicitConstructor(fc, derived, classInfo, name, node)
@@ -429,3 +398,5 @@ function implicitConstructor(fc: FunctionCompiler, derived: boolean, classInfo: 
   fc.program.codes[id] = finish(child, id, 0, classNode.start ?? 0, classNode.end ?? 0)
   return id
 }
+
+export { isAnonymousFunctionDefinition }

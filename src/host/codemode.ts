@@ -4,12 +4,15 @@
  * tree, render the catalog — and returns a runtime whose `execute` checks the source, builds a fresh realm with the
  * `tools` and `search` globals, and drives the engine with the run loop. Every run gets its own realm, so runs share
  * nothing but the immutable build. The Effect environment of `execute` is inferred from the tools and hooks.
+ *
+ * With `engine: "vm"` the runtime is a `VmRuntime`: programs run through vm-program.ts, which can also suspend them
+ * and resume saved states. In round-trip mode (CODEMODE_ROUNDTRIP=1, a test mode: see roundtrip.ts) the default
+ * engine is the VM, and every VM run is saved and restored at every host call and every few steps.
  */
 import { Clock, Effect } from "effect"
 import { createRealm } from "../intrinsics/index.ts"
 import { checkProgram } from "../language/index.ts"
 import { Interpreter } from "../interpreter/index.ts"
-import { Vm } from "../vm/index.ts"
 import { buildCatalog, type CatalogEntry } from "./catalog.ts"
 import type { Value } from "../runtime/value.ts"
 import { toData } from "./data.ts"
@@ -17,13 +20,19 @@ import { diagnostic } from "./diagnostic.ts"
 import { dispatchTool, type CallOutcome } from "./dispatch.ts"
 import { failure } from "./host-failure.ts"
 import type { HookServices, Hooks } from "./hooks.ts"
+import { checkBindings, installBindings, type Bindings } from "./bindings.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
 import { fail, type Result } from "./result.ts"
-import { runLoop } from "./run.ts"
+import { runLoop, SLICE_STEPS } from "./run.ts"
 import { installTools } from "./sandbox-tools.ts"
 import { installSearch } from "./search-global.ts"
 import { buildIndex, type ToolEntry, type ToolTree, type TreeServices } from "./tree.ts"
+import { roundtripMode } from "./roundtrip.ts"
+import { hostClasses } from "./snapshot-classes.ts"
+import { makeVmEntryPoints, type VmEntryPoints } from "./vm-program.ts"
+import { prepareRealm, type VmContext } from "./vm-session.ts"
+import { makeRegistry } from "../snapshot/registry.ts"
 
 /**
  * Which evaluator runs programs.
@@ -58,6 +67,8 @@ export interface Options<T extends ToolTree = ToolTree, H extends Hooks = Hooks>
  */
 export interface ExecuteOptions<T extends ToolTree = ToolTree, H extends Hooks = Hooks> extends Options<T, H> {
   readonly code: string
+  /** Plain data the program receives as global variables. */
+  readonly bindings?: Bindings
 }
 
 /**
@@ -67,28 +78,89 @@ export interface ExecuteOptions<T extends ToolTree = ToolTree, H extends Hooks =
  * @category models
  */
 export interface Runtime<R = never> {
-  /** Runs a program. Always succeeds with a Result; interrupting it interrupts the program and its calls. */
-  readonly execute: (code: string) => Effect.Effect<Result, never, R>
+  /**
+   * Runs a program, with `bindings` (plain data) as globals. Always succeeds with a Result; interrupting it
+   * interrupts the program and its calls.
+   */
+  readonly execute: (code: string, bindings?: Bindings) => Effect.Effect<Result, never, R>
   /** One descriptor per tool: exact path, description, TypeScript signature. */
   readonly catalog: () => ReadonlyArray<CatalogEntry>
 }
 
 /**
- * Makes a reusable runtime.
+ * The runtime of `engine: "vm"`: it also runs programs step by step, suspends them and resumes saved states.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface VmRuntime<R = never> extends Runtime<R>, VmEntryPoints<R> {}
+
+/** Every VM runtime of the process shares the heap registry (it is the build's). */
+let registry: ReturnType<typeof makeRegistry> | undefined
+
+/**
+ * Makes a reusable runtime. With `engine: "vm"` it is a `VmRuntime`.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = <const T extends ToolTree = {}, H extends Hooks = Hooks>(options: Options<T, H> = {}): Runtime<TreeServices<T> | HookServices<H>> => {
+export function make<const T extends ToolTree = {}, H extends Hooks = Hooks>(
+  options: Options<T, H> & { readonly engine: "vm" },
+): VmRuntime<TreeServices<T> | HookServices<H>>
+export function make<const T extends ToolTree = {}, H extends Hooks = Hooks>(options?: Options<T, H>): Runtime<TreeServices<T> | HookServices<H>>
+export function make<const T extends ToolTree = {}, H extends Hooks = Hooks>(options: Options<T, H> = {}): Runtime<TreeServices<T> | HookServices<H>> {
+  return makeWith(options, {})
+}
+
+/** Knobs for tests and benchmarks, not part of the public API. */
+export interface InternalOptions {
+  /** Steps per slice of a VM run (default run.ts SLICE_STEPS). */
+  readonly sliceSteps?: number
+}
+
+/** `make`, with internal knobs (bench/snapshot.ts stops programs halfway with small slices). */
+export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks>(
+  options: Options<T, H>,
+  internal: InternalOptions,
+): Runtime<TreeServices<T> | HookServices<H>> => {
   const limits = validateLimits(options.limits)
   validateHooks(options.hooks)
   if (options.engine !== undefined && options.engine !== "legacy" && options.engine !== "vm") {
     throw new TypeError(`engine must be "legacy" or "vm", got ${JSON.stringify(options.engine)}`)
   }
+  const roundtrip = roundtripMode()
+  const engine = options.engine ?? (roundtrip ? "vm" : "legacy")
   const index = buildIndex(options.tools)
   const catalog = buildCatalog(index)
   const byExpression = new Map<string, ToolEntry>(index.entries.map((e) => [e.expression, e]))
   const hooks = options.hooks
+
+  if (engine === "vm") {
+    let pristine: ReturnType<typeof prepareRealm>["realm"] | undefined
+    const ctx: VmContext = {
+      index,
+      hooks,
+      limits,
+      toolAt: (expression) => byExpression.get(expression),
+      registry: (registry ??= makeRegistry(hostClasses)),
+      pristine: () => (pristine ??= prepareRealm(ctx, new CallLedger("pristine", undefined), undefined).realm),
+      roundtrip,
+      sliceSteps: internal.sliceSteps ?? SLICE_STEPS,
+    }
+    const entryPoints = makeVmEntryPoints(ctx)
+    const runtime: VmRuntime<unknown> = {
+      execute: (code, bindings) =>
+        entryPoints
+          .program(code, bindings)
+          .run()
+          // Nobody else holds this program, so it is never suspended, and a new program never fails to resume.
+          .pipe(Effect.map((o) => o as Result), Effect.orDie),
+      catalog: () => catalog,
+      program: entryPoints.program,
+      resume: entryPoints.resume,
+    }
+    return runtime as VmRuntime<TreeServices<T> | HookServices<H>>
+  }
 
   const dispatch = (path: string, input: Value, key: string): Effect.Effect<CallOutcome, never, unknown> => {
     const entry = byExpression.get(path)
@@ -97,28 +169,32 @@ export const make = <const T extends ToolTree = {}, H extends Hooks = Hooks>(opt
     return dispatchTool(entry, hooks, toData(input), key)
   }
 
-  const execute = (code: string): Effect.Effect<Result, never, unknown> =>
-    Clock.clockWith((clock) => {
-      const checked = checkProgram(code)
-      if (!checked.ok) {
-        const d = checked.diagnostic
-        return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))
-      }
-      const realm = createRealm()
-      // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
-      realm.host = { ...realm.host, now: () => clock.currentTimeMillisUnsafe() }
-      const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
-      installTools({ realm, index, ledger })
-      installSearch(realm, index, ledger)
-      let engine: Vm | Interpreter
-      try {
-        engine = options.engine === "vm" ? new Vm(realm, checked.program) : new Interpreter(realm, checked.program)
-      } catch (e) {
-        // A compiler bug must end this run with a diagnostic, never escape as a defect of the caller's fiber.
-        const message = `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`
-        return Effect.succeed(fail(diagnostic("ExecutionFailure", message), emptyParts))
-      }
-      return runLoop({ realm, engine, limits, ledger, dispatch: (call, key) => dispatch(call.path, call.args[0], key) })
+  const execute = (code: string, bindings?: Bindings): Effect.Effect<Result, never, unknown> =>
+    Effect.suspend(() => {
+      const values = checkBindings(bindings)
+      return Clock.clockWith((clock) => {
+        const checked = checkProgram(code)
+        if (!checked.ok) {
+          const d = checked.diagnostic
+          return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))
+        }
+        const realm = createRealm()
+        // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
+        realm.host = { ...realm.host, now: () => clock.currentTimeMillisUnsafe() }
+        const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
+        installTools({ realm, index, ledger })
+        installSearch(realm, index, ledger)
+        installBindings(realm, values)
+        let interpreter: Interpreter
+        try {
+          interpreter = new Interpreter(realm, checked.program)
+        } catch (e) {
+          // A compiler bug must end this run with a diagnostic, never escape as a defect of the caller's fiber.
+          const message = `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`
+          return Effect.succeed(fail(diagnostic("ExecutionFailure", message), emptyParts))
+        }
+        return runLoop({ realm, engine: interpreter, limits, ledger, dispatch: (call, key) => dispatch(call.path, call.args[0], key) })
+      })
     })
 
   return {
@@ -135,7 +211,7 @@ export const make = <const T extends ToolTree = {}, H extends Hooks = Hooks>(opt
  */
 export const execute = <const T extends ToolTree = {}, H extends Hooks = Hooks>(
   options: ExecuteOptions<T, H>,
-): Effect.Effect<Result, never, TreeServices<T> | HookServices<H>> => make(options).execute(options.code)
+): Effect.Effect<Result, never, TreeServices<T> | HookServices<H>> => make<T, H>(options).execute(options.code, options.bindings)
 
 const validateHooks = (hooks: Hooks | undefined): void => {
   if (hooks === undefined) return

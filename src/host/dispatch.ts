@@ -41,10 +41,33 @@ class Failed {
 
 const interrupted: CallOutcome = { ok: "interrupted" }
 
-export const dispatchTool = (entry: ToolEntry, hooks: Hooks | undefined, input: DataValue | undefined, key: string): Effect.Effect<CallOutcome, never, unknown> => {
+/**
+ * How the VM's run loop adapts a call (host/vm-calls.ts): run something else than `tool.execute` (a durable tool's
+ * `start` then `wait`), skip decoding and `before` (a durable call reconnected after a resume already passed them),
+ * and leave `after` out when the call was detached by a suspend (spec: "without firing `tool.after`").
+ */
+export interface DispatchOptions {
+  readonly execute?: (input: unknown, key: string) => Effect.Effect<unknown, unknown, unknown>
+  /** The input was decoded and `before` ran in an earlier incarnation of the run: start at `execute`. */
+  readonly resumed?: { readonly decodedInput: unknown }
+  readonly skipAfter?: () => boolean
+}
+
+export const dispatchTool = (
+  entry: ToolEntry,
+  hooks: Hooks | undefined,
+  input: DataValue | undefined,
+  key: string,
+  options: DispatchOptions = {},
+): Effect.Effect<CallOutcome, never, unknown> => {
   const { tool, expression } = entry
   const before = hooks?.tool?.before
   const after = hooks?.tool?.after
+  const execute = options.execute ?? ((input: unknown, key: string) => callHost(() => tool.execute(input, { key })))
+  if (options.resumed !== undefined) {
+    const call: ToolHookCall = { name: entry.path, input: options.resumed.decodedInput, key }
+    return runAndAfter(entry, call, execute, after, options.skipAfter)
+  }
   return Effect.gen(function* () {
     // 1. Input: decoded with the tool's schema (a JSON Schema lets it through). A call without an argument to a tool
     // whose input is an object with nothing required passes `{}`, as its signature (`input?: {...}`) promises.
@@ -69,32 +92,48 @@ export const dispatchTool = (entry: ToolEntry, hooks: Hooks | undefined, input: 
       }
     }
 
-    // 3. execute, output, after — after runs whatever happens, uninterruptibly.
-    return yield* Effect.uninterruptibleMask((restore) =>
-      Effect.gen(function* () {
-        const exit = yield* Effect.exit(restore(runTool(entry, decodedInput.value, key)))
-        const outcome = toHookOutcome(exit)
-        const final: CallOutcome = Exit.isSuccess(exit)
-          ? { ok: true, value: exit.value.data }
-          : outcome._tag === "interrupted"
-            ? interrupted
-            : { ok: false, failure: failureOf(expression, exit.cause) }
-        if (after === undefined) return final
-        const afterExit = yield* Effect.exit(callHost(() => after(call, outcome)))
-        if (Exit.isFailure(afterExit) && !Cause.hasInterruptsOnly(afterExit.cause)) {
-          return { ok: false, failure: toolFailure(expression, afterExit.cause) } as const
-        }
-        return final
-      }),
-    )
+    // 3. execute, output, after.
+    return yield* runAndAfter(entry, call, execute, after, options.skipAfter)
   })
 }
 
+/** `execute` and its output, then `after` — which runs whatever happens, uninterruptibly (unless skipped). */
+const runAndAfter = (
+  entry: ToolEntry,
+  call: ToolHookCall,
+  execute: (input: unknown, key: string) => Effect.Effect<unknown, unknown, unknown>,
+  after: ((call: ToolHookCall, outcome: ToolHookOutcome) => unknown) | undefined,
+  skipAfter: (() => boolean) | undefined,
+): Effect.Effect<CallOutcome, never, unknown> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function* () {
+      const { expression } = entry
+      const exit = yield* Effect.exit(restore(runTool(entry, call.input, call.key, execute)))
+      const outcome = toHookOutcome(exit)
+      const final: CallOutcome = Exit.isSuccess(exit)
+        ? { ok: true, value: exit.value.data }
+        : outcome._tag === "interrupted"
+          ? interrupted
+          : { ok: false, failure: failureOf(expression, exit.cause) }
+      if (after === undefined || skipAfter?.() === true) return final
+      const afterExit = yield* Effect.exit(callHost(() => after(call, outcome)))
+      if (Exit.isFailure(afterExit) && !Cause.hasInterruptsOnly(afterExit.cause)) {
+        return { ok: false, failure: toolFailure(expression, afterExit.cause) } as const
+      }
+      return final
+    }),
+  )
+
 /** `execute`, then the output decoded and copied. Fails with `Failed` for invalid output, the tool's error otherwise. */
-const runTool = (entry: ToolEntry, input: unknown, key: string): Effect.Effect<{ readonly value: unknown; readonly data: DataValue | undefined }, unknown, unknown> =>
+const runTool = (
+  entry: ToolEntry,
+  input: unknown,
+  key: string,
+  execute: (input: unknown, key: string) => Effect.Effect<unknown, unknown, unknown>,
+): Effect.Effect<{ readonly value: unknown; readonly data: DataValue | undefined }, unknown, unknown> =>
   Effect.gen(function* () {
     const { tool, expression } = entry
-    const raw = yield* callHost(() => tool.execute(input, { key }))
+    const raw = yield* execute(input, key)
     const output = tool.preparedOutput
     // Without an output schema the tool returns nothing to the program (its signature says Promise<void>).
     if (output === undefined) return { value: raw, data: undefined }

@@ -12,6 +12,7 @@
  */
 import { Clock, Effect, Fiber, Option, Queue } from "effect"
 import { Termination } from "../runtime/completion.ts"
+import type { EngineStatus } from "../runtime/engine.ts"
 import { NativeFunction } from "../runtime/function-object.ts"
 import { ErrorObject } from "../runtime/errors.ts"
 import { JSObject } from "../runtime/object.ts"
@@ -28,13 +29,9 @@ import { retainOutput, retainWarnings } from "./output-budget.ts"
 import { fail, succeed, type Result } from "./result.ts"
 
 /** Steps per slice: small enough to notice a timeout or an interruption within a millisecond or so. */
-const SLICE_STEPS = 20_000
+export const SLICE_STEPS = 20_000
 
-export type EngineStatus =
-  | { readonly kind: "completed"; readonly value: Value }
-  | { readonly kind: "threw"; readonly value: Value }
-  | { readonly kind: "idle" }
-  | { readonly kind: "yielded" }
+export type { EngineStatus }
 
 /** What the loop needs of an engine: run a bounded slice. */
 export interface Engine {
@@ -62,7 +59,7 @@ interface Delivery {
 }
 
 /** How the loop stopped, before the output budget and cleanup. */
-type Ending =
+export type Ending =
   | { readonly ok: true; readonly value: Value }
   | { readonly ok: false; readonly error: Diagnostic }
   | { readonly ok: "interrupted" }
@@ -159,7 +156,11 @@ export const runLoop = <R>(ctx: RunContext<R>): Effect.Effect<Result, never, R> 
   })
 
 /** The Result of an ending: the value copied out, the output budget applied, warnings gathered. */
-const finish = <R>(ctx: RunContext<R>, ending: Exclude<Ending, { ok: "interrupted" }>, stoppedInTime: boolean): Result => {
+export const finish = (
+  ctx: { readonly realm: Realm; readonly limits: Limits; readonly ledger: CallLedger },
+  ending: Exclude<Ending, { ok: "interrupted" }>,
+  stoppedInTime: boolean,
+): Result => {
   const { realm, limits } = ctx
   const toolCalls = ctx.ledger.toolCalls
   if (!ending.ok) {
@@ -192,10 +193,10 @@ const finish = <R>(ctx: RunContext<R>, ending: Exclude<Ending, { ok: "interrupte
   })
 }
 
-const timeoutDiagnostic = (limits: Limits): Diagnostic =>
+export const timeoutDiagnostic = (limits: Limits): Diagnostic =>
   diagnostic("TimeoutExceeded", `Execution exceeded the ${limits.timeoutMs} ms time limit`)
 
-const terminationDiagnostic = (t: Termination): Diagnostic => {
+export const terminationDiagnostic = (t: Termination): Diagnostic => {
   const r = t.reason
   switch (r.kind) {
     case "TimeoutExceeded":
@@ -257,4 +258,4 @@ const rejectionWarnings = (realm: Realm): Diagnostic[] =>
     return { ...d, message: `Unhandled promise rejection: ${d.message.replace(/^Uncaught /, "")}` }
   })
 
-const describeHostError = (e: unknown): string => (e instanceof Error ? e.message : String(e))
+export const describeHostError = (e: unknown): string => (e instanceof Error ? e.message : String(e))

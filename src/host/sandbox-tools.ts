@@ -87,38 +87,52 @@ const rejected = (realm: Realm, f: HostFailure): Value => {
   return capability.promise
 }
 
-const makeTool = (host: ToolsHost, node: TreeNode): ToolFunction => {
-  const expression = toolExpression(node.segments)
-  const call: NativeImpl = (realm, _this, args) => {
-    // Arguments follow JSON serialization semantics and are copied now: changing them later changes nothing.
-    let input: Value
-    try {
-      input = fromData(realm, toData(args[0]))
-    } catch (e) {
-      if (!(e instanceof DataError)) throw e
-      return rejected(realm, failure("InvalidToolInput", `Invalid input for ${expression}: ${e.message}`, { path: expression, errorType: "TypeError" }))
-    }
-    const { callId } = host.ledger.admit(realm, expression)
-    const capability = NewIntrinsicPromiseCapability(realm)
-    realm.hostCalls.push({ callId, path: expression, args: [input], capability })
-    return capability.promise
-  }
-  return new ToolFunction(host, node.segments, `codemode.tool:${canonicalPath(node.segments)}`, call)
-}
-
-const makeUnknownTool = (host: ToolsHost, segments: ReadonlyArray<string>): ToolFunction => {
+/**
+ * A tool's call. It reads everything from the function itself (`self`: its host and path), so it is one shared
+ * behaviour, not a closure: a saved run gets it back from the function's `nativeId` (snapshot: host/snapshot-classes.ts).
+ */
+export const TOOL_CALL: NativeImpl = (realm, _this, args, _nt, self) => {
+  const { toolsHost: host, segments } = self as ToolFunction
   const expression = toolExpression(segments)
-  const call: NativeImpl = (realm) => {
-    const near = suggest(canonicalPath(segments), host.index.byPath.keys())
-    const hint = near === undefined ? "Use search() to find available tools." : `Did you mean ${toolExpression(near)}?`
-    return rejected(realm, failure("UnknownTool", `${expression} is not a tool. ${hint}`, { path: expression, errorType: "TypeError" }))
+  // Arguments follow JSON serialization semantics and are copied now: changing them later changes nothing.
+  let input: Value
+  try {
+    input = fromData(realm, toData(args[0]))
+  } catch (e) {
+    if (!(e instanceof DataError)) throw e
+    return rejected(realm, failure("InvalidToolInput", `Invalid input for ${expression}: ${e.message}`, { path: expression, errorType: "TypeError" }))
   }
-  return new ToolFunction(host, segments, "codemode.unknownTool", call)
+  const { callId } = host.ledger.admit(realm, expression)
+  const capability = NewIntrinsicPromiseCapability(realm)
+  realm.hostCalls.push({ callId, path: expression, args: [input], capability })
+  return capability.promise
 }
 
-/** The sandbox object for a node and, recursively, its children. */
+/** The call of a stand-in for a missing name: rejects with UnknownTool and a "did you mean". */
+export const UNKNOWN_TOOL_CALL: NativeImpl = (realm, _this, _args, _nt, self) => {
+  const { toolsHost: host, segments } = self as ToolFunction
+  const expression = toolExpression(segments)
+  const near = suggest(canonicalPath(segments), host.index.byPath.keys())
+  const hint = near === undefined ? "Use search() to find available tools." : `Did you mean ${toolExpression(near)}?`
+  return rejected(realm, failure("UnknownTool", `${expression} is not a tool. ${hint}`, { path: expression, errorType: "TypeError" }))
+}
+
+export const UNKNOWN_TOOL_ID = "codemode.unknownTool"
+
+const makeTool = (host: ToolsHost, node: TreeNode): ToolFunction =>
+  new ToolFunction(host, node.segments, `codemode.tool:${canonicalPath(node.segments)}`, TOOL_CALL)
+
+const makeUnknownTool = (host: ToolsHost, segments: ReadonlyArray<string>): ToolFunction =>
+  new ToolFunction(host, segments, UNKNOWN_TOOL_ID, UNKNOWN_TOOL_CALL)
+
+/**
+ * The sandbox object for a node and, recursively, its children. Each is registered in the realm under a name of
+ * its path (`%codemode.tools["orders","lookup"]%`), as built-ins are: a saved run refers to it by that name and
+ * finds the resumed runtime's own (snapshot "built-ins are saved by name").
+ */
 const build = (host: ToolsHost, node: TreeNode): JSObject => {
   const o = node.tool === undefined ? new NamespaceObject(host, node.segments) : makeTool(host, node)
+  host.realm.register(`%codemode.tools${JSON.stringify(node.segments)}%`, o)
   for (const [name, child] of node.children) o.properties.set(name, Property.data(build(host, child), false, true, false))
   return o
 }

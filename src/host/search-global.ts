@@ -75,9 +75,12 @@ const parseArguments = (args: ReadonlyArray<Value>): SearchRequest => {
 }
 
 export const installSearch = (realm: Realm, index: ToolIndex, ledger: CallLedger): void => {
-  const methods = (["then", "catch", "finally"] as const).map(
-    (m) => [m, CreateBuiltinFunction(realm, `codemode.search.result.${m}`, promiseMethod(m), m === "then" ? 2 : 1, m)] as const,
-  )
+  // Registered in the realm as built-ins are, so a saved run refers to them by name (see sandbox-tools.ts).
+  const methods = (["then", "catch", "finally"] as const).map((m) => {
+    const f = CreateBuiltinFunction(realm, `codemode.search.result.${m}`, promiseMethod(m), m === "then" ? 2 : 1, m)
+    realm.register(`%codemode.search.result.${m}%`, f)
+    return [m, f] as const
+  })
   const impl: NativeImpl = (realm, _this, args) => {
     const request = parseArguments(args)
     let page
@@ -93,5 +96,6 @@ export const installSearch = (realm: Realm, index: ToolIndex, ledger: CallLedger
     return result
   }
   const f = CreateBuiltinFunction(realm, "codemode.search", impl, 2, SEARCH_GLOBAL)
+  realm.register("%codemode.search%", f)
   realm.globalObject.properties.set(SEARCH_GLOBAL, Property.data(f, true, false, true))
 }

@@ -12,7 +12,8 @@ import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
 import type { JSObject } from "../runtime/object.ts"
 import { EMPTY, type Value } from "../runtime/value.ts"
-import { checkSuperConstructor, SuperGetTask } from "../vm/tasks.ts"
+import { checkSuperConstructor } from "../runtime/class-elements.ts"
+import { SuperGetTask } from "../runtime/references.ts"
 import { recordOf } from "./environment.ts"
 import { Evaluate, pushElement, Spread } from "./expressions.ts"
 import { CallFunction, InitializeElements } from "./functions.ts"
@@ -169,6 +170,6 @@ function* SuperCall(a: Activation, node: ESTree.CallExpression): Eval<Value> {
   const record = recordOf(a.env, thisRef)
   if (record.slots[thisRef.slot] !== EMPTY) throwReferenceError("Super constructor may only be called once")
   record.slots[thisRef.slot] = result
-  yield* InitializeElements(loadRef(a, layout.refOf(refs.func), "%function-object") as never, result)
+  yield* InitializeElements(loadRef(a, layout.refOf(refs.func), "%function-object") as ScriptFunction, result)
   return result
 }

@@ -7,14 +7,19 @@
  */
 import type { ESTree } from "meriyah"
 import { staticKey } from "../language/static-semantics.ts"
-import { throwTypeError } from "../runtime/completion.ts"
-import { MakeFunction, SetFunctionName } from "../runtime/function-create.ts"
-import { IsConstructor, type ScriptFunction } from "../runtime/function-object.ts"
-import { JSObject, PrivateName } from "../runtime/object.ts"
-import { CreateDataPropertyOrThrow, DefinePropertyOrThrow, describeValue } from "../runtime/operations.ts"
-import { Property } from "../runtime/property.ts"
+import {
+  CheckClassHeritage,
+  ClassCreate,
+  DefineMethodProperty,
+  DefinePrivateMethod,
+  MethodKind,
+  PrivateElementAdd,
+} from "../runtime/class-elements.ts"
+import { MakeFunction } from "../runtime/function-create.ts"
+import type { ScriptFunction } from "../runtime/function-object.ts"
+import { PrivateName } from "../runtime/object.ts"
+import { CreateDataPropertyOrThrow } from "../runtime/operations.ts"
 import type { PropertyKey, Value } from "../runtime/value.ts"
-import { PrivateElementAdd } from "../vm/operations.ts"
 import { Evaluate, PropertyKeyOf } from "./expressions.ts"
 import { CallFunction, InstantiateFunction } from "./functions.ts"
 import type { Activation, Eval } from "./machine.ts"
@@ -22,17 +27,7 @@ import { GetField, privateNameOf, ToPropertyKeyValue } from "./references.ts"
 
 type ClassNode = ESTree.ClassDeclaration | ESTree.ClassExpression
 
-export const MethodKind = { Method: 0, Getter: 1, Setter: 2 } as const
-export type MethodKind = (typeof MethodKind)[keyof typeof MethodKind]
-
-/** Defines a method or accessor property (DefineMethod): home object, name, then the property. */
-export const DefineMethodProperty = (obj: JSObject, key: PropertyKey, fn: ScriptFunction, kind: MethodKind, enumerable: boolean): void => {
-  fn.homeObject = obj
-  SetFunctionName(fn, key, kind === MethodKind.Getter ? "get" : kind === MethodKind.Setter ? "set" : undefined)
-  if (kind === MethodKind.Method) DefinePropertyOrThrow(obj, key, { value: fn, writable: true, enumerable, configurable: true })
-  else if (kind === MethodKind.Getter) DefinePropertyOrThrow(obj, key, { get: fn, enumerable, configurable: true })
-  else DefinePropertyOrThrow(obj, key, { set: fn, enumerable, configurable: true })
-}
+export { DefineMethodProperty, MethodKind }
 
 /** ClassDefinitionEvaluation; the class constructor. */
 export function* ClassDefinitionEvaluation(a: Activation, node: ClassNode, name: string): Eval<Value> {
@@ -50,29 +45,14 @@ export function* ClassDefinitionEvaluation(a: Activation, node: ClassNode, name:
   let protoParent: Value = undefined
   if (node.superClass !== null) {
     superclass = yield* Evaluate(a, node.superClass)
-    if (superclass !== null && !IsConstructor(superclass)) throwTypeError(`Class extends value ${describeValue(superclass)} is not a constructor or null`)
+    CheckClassHeritage(superclass)
     protoParent = superclass === null ? null : yield* GetField(a, superclass, "prototype")
   }
   const elements = node.body.body
   const ctor = elements.find((el): el is ESTree.MethodDefinition => el.type === "MethodDefinition" && el.kind === "constructor")
   const ctorCode = ctor !== undefined ? a.program.code(ctor.value, name, node) : a.program.implicitConstructor(node, name)
-  // ClassCreate: the prototype's parent and the constructor's parent from the heritage.
-  let protoP: JSObject | null = realm.ObjectPrototype
-  let ctorParent: JSObject = realm.FunctionPrototype
-  if (derived && superclass !== null) {
-    if (!(protoParent instanceof JSObject) && protoParent !== null) {
-      throwTypeError(`Class extends value does not have valid prototype property ${describeValue(protoParent)}`)
-    }
-    protoP = protoParent as JSObject | null
-    ctorParent = superclass as JSObject
-  } else if (derived) protoP = null
-  const proto = new JSObject(protoP)
-  const F = MakeFunction(realm, ctorCode, a.env, ctorParent)
-  F.isClassConstructor = true
-  F.constructorKind = derived ? "derived" : "base"
-  F.homeObject = proto
-  F.properties.set("prototype", Property.data(proto, false, false, false))
-  proto.properties.set("constructor", Property.data(F, true, false, true))
+  const env = a.env
+  const { F, proto } = ClassCreate(realm, derived, superclass, protoParent, (ctorParent) => MakeFunction(realm, ctorCode, env, ctorParent))
 
   const staticElements: Array<() => Eval<void>> = []
   for (const el of elements) {
@@ -83,7 +63,7 @@ export function* ClassDefinitionEvaluation(a: Activation, node: ClassNode, name:
       if (el.key?.type === "PrivateIdentifier") {
         const P = privateNameOf(a, el.key)
         const fn = InstantiateFunction(a, el.value, `#${el.key.name}`)
-        addPrivateMethod(F, P, fn, kind, el.static)
+        DefinePrivateMethod(F, P, fn, kind, el.static)
         continue
       }
       const key = yield* PropertyKeyOf(a, el.key as ESTree.Expression, el.computed)
@@ -129,26 +109,4 @@ export function* ClassDefinitionEvaluation(a: Activation, node: ClassNode, name:
 function* callWithClassAsThis(a: Activation, fn: ScriptFunction, F: ScriptFunction): Eval<Value> {
   fn.homeObject = F
   return yield* CallFunction(a, fn, F, [], "(intermediate value)")
-}
-
-/** Records a private method or accessor: on the class for instances, or at once on the class itself (static). */
-const addPrivateMethod = (F: ScriptFunction, P: PrivateName, fn: ScriptFunction, kind: MethodKind, isStatic: boolean): void => {
-  fn.homeObject = isStatic ? F : (F.properties.get("prototype")?.value as JSObject)
-  SetFunctionName(fn, P, kind === MethodKind.Getter ? "get" : kind === MethodKind.Setter ? "set" : undefined)
-  const get = kind === MethodKind.Getter ? fn : undefined
-  const set = kind === MethodKind.Setter ? fn : undefined
-  if (isStatic) {
-    const existing = F.privateElements?.get(P)
-    if (kind === MethodKind.Method) PrivateElementAdd(F, P, { kind: "method", value: fn, get: undefined, set: undefined })
-    else if (existing !== undefined && existing.kind === "accessor") {
-      F.privateElements!.set(P, { kind: "accessor", value: undefined, get: get ?? existing.get, set: set ?? existing.set })
-    } else PrivateElementAdd(F, P, { kind: "accessor", value: undefined, get, set })
-    return
-  }
-  const i = F.privateMethods.findIndex((pm) => pm.name === P)
-  if (kind === MethodKind.Method) F.privateMethods.push({ name: P, kind: "method", value: fn, get: undefined, set: undefined })
-  else if (i >= 0) {
-    const existing = F.privateMethods[i]!
-    F.privateMethods[i] = { name: P, kind: "accessor", value: undefined, get: get ?? existing.get, set: set ?? existing.set }
-  } else F.privateMethods.push({ name: P, kind: "accessor", value: undefined, get, set })
 }

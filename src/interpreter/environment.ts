@@ -10,7 +10,7 @@
  */
 import type { ESTree } from "meriyah"
 import type { Binding, Resolution, Scope, ScopeAnalysis } from "../language/scope.ts"
-import { throwReferenceError } from "../runtime/completion.ts"
+import { tdzError } from "../runtime/references.ts"
 import type { PrivateName } from "../runtime/object.ts"
 import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
 
@@ -109,8 +109,4 @@ export const recordOf = (env: Env | null, ref: Ref): Env => {
   return e
 }
 
-/** A binding read in its TDZ (V8's messages; `this` in a derived constructor before `super()`). */
-export const tdzError = (name: string): never =>
-  name === "this"
-    ? throwReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
-    : throwReferenceError(`Cannot access '${name}' before initialization`)
+export { tdzError }

@@ -18,8 +18,9 @@ import { SetFunctionName } from "../runtime/function-create.ts"
 import { NativeFunction } from "../runtime/function-object.ts"
 import { JSObject, type PrivateName } from "../runtime/object.ts"
 import type { PropertyKey, Value } from "../runtime/value.ts"
-import { CreateTemplateObject, iteratorStepFast, propertyKeyFast } from "../vm/operations.ts"
-import { deleteProperty, DeleteTask, SpreadTask } from "../vm/tasks.ts"
+import { CreateTemplateObject } from "../runtime/template-object.ts"
+import { iteratorStepFast, SpreadTask } from "../runtime/iterator-steps.ts"
+import { deleteProperty, DeleteTask, propertyKeyFast } from "../runtime/references.ts"
 import { CallExpression, calleeAndThis, ChainExpression, chainOperandOf, MemberExpression, NewExpression, SHORT } from "./calls.ts"
 import { ClassDefinitionEvaluation, DefineMethodProperty, MethodKind } from "./classes.ts"
 import { CallFunction, InstantiateFunction } from "./functions.ts"
@@ -99,16 +100,16 @@ export function* Evaluate(a: Activation, node: Expr, generator?: boolean): Eval<
       return yield* Yield(a, node.argument === null || node.argument === undefined ? undefined : yield* Evaluate(a, node.argument))
     case "MetaProperty":
       return loadRef(a, a.program.layout.ref(node), "new.target") as Value
-    case "PrivateIdentifier":
-    case "Super":
-    case "SpreadElement":
-    case "ImportExpression":
-    case "JSXElement":
-    case "JSXFragment":
-      throw new Error(`codemode bug: ${node.type} in expression position`)
     default:
-      return unreachable(node)
+      return notAnExpression(node)
   }
+}
+
+/** What the parser may put where an expression goes but no expression evaluates to (exhaustiveness checked). */
+const notAnExpression = (
+  node: ESTree.PrivateIdentifier | ESTree.Super | ESTree.SpreadElement | ESTree.ImportExpression | ESTree.JSXElement | ESTree.JSXFragment,
+): never => {
+  throw new Error(`codemode bug: ${node.type} in expression position`)
 }
 
 export const unreachable = (node: never): never => {
@@ -261,7 +262,7 @@ function* UnaryExpression(a: Activation, node: ESTree.UnaryExpression): Eval<Val
     case "~":
       return yield* NumericUnary(a, node.operator, yield* Evaluate(a, arg))
     default:
-      return unreachable(node.operator as never)
+      return unreachable(node.operator)
   }
 }
 

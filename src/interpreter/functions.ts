@@ -19,9 +19,9 @@ import { IsCallable, NativeFunction, type ScriptFunction } from "../runtime/func
 import { ArrayObject } from "../runtime/array-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import type { Task } from "../runtime/task.ts"
-import { EMPTY, type Value } from "../runtime/value.ts"
-import { checkSuperConstructor, InitializeInstanceElements } from "../vm/tasks.ts"
-import { recordOf, tdzError } from "./environment.ts"
+import type { Empty, Value } from "../runtime/value.ts"
+import { checkSuperConstructor, DerivedConstructorResult, InitializeInstanceElements } from "../runtime/class-elements.ts"
+import { recordOf } from "./environment.ts"
 import { NamedEvaluation } from "./expressions.ts"
 import { type Activation, type Eval, isHostObject, type Resumption } from "./machine.ts"
 import { slow } from "./machine.ts"
@@ -84,11 +84,7 @@ export const FunctionEpilogue = (a: Activation, v: Value): Value => {
   const thisBinding = a.code.fi!.pseudo("this")
   if (thisBinding === undefined) throw new Error("codemode bug: derived constructor without a this binding")
   const ref = a.program.layout.bindingRef(thisBinding)
-  const thisValue = recordOf(a.env, ref).slots[ref.slot]
-  if (v instanceof JSObject) return v
-  if (v !== undefined) return throwTypeError("Derived constructors may only return object or undefined")
-  if (thisValue === EMPTY) return tdzError("this")
-  return thisValue as Value
+  return DerivedConstructorResult(v, recordOf(a.env, ref).slots[ref.slot] as Value | Empty)
 }
 
 // https://tc39.es/ecma262/#sec-functiondeclarationinstantiation
@@ -223,7 +219,5 @@ export function* CallFunction(a: Activation, f: Value, thisArg: Value, args: Rea
   return yield { kind: "call", f: f as JSObject, thisArg, args }
 }
 
-/** Runs a runtime Task inline: its requests go to the machine through this evaluation. */
-export const run = <T>(task: Task<T>): Eval<T> => task as unknown as Eval<T>
 
 import { Evaluate } from "./expressions.ts"

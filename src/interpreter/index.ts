@@ -13,27 +13,18 @@
  * Microtasks are drained with the runtime's `RunJob`, in the VM's order (which is V8's).
  */
 import { analyzeScopes, NestingTooDeep, type ScopeAnalysis } from "../language/scope.ts"
-import { CreateErrorObject } from "../runtime/errors.ts"
 import { MakeFunction } from "../runtime/function-create.ts"
-import { ScriptFunction } from "../runtime/function-object.ts"
 import type { GeneratorObject } from "../runtime/generator.ts"
-import { RunJob, type PromiseObject } from "../runtime/promise.ts"
+import { type EngineStatus, InstallEngineHost, RefuseProgram, RunSlice } from "../runtime/engine.ts"
+import type { PromiseObject } from "../runtime/promise.ts"
 import type { Realm } from "../runtime/realm.ts"
-import type { Task } from "../runtime/task.ts"
 import type { Value } from "../runtime/value.ts"
 import { Machine } from "./machine.ts"
-import { type FunctionCode, type InterpreterProgram, Program } from "./program.ts"
+import { type InterpreterProgram, Program } from "./program.ts"
 
-export type InterpreterStatus =
-  | { readonly kind: "completed"; readonly value: Value }
-  | { readonly kind: "threw"; readonly value: Value }
-  | { readonly kind: "idle" }
-  | { readonly kind: "yielded" }
+export type InterpreterStatus = EngineStatus
 
 export type { InterpreterProgram }
-
-/** Processed jobs are dropped from the queue's head in batches of this many. */
-const JOB_COMPACTION = 1024
 
 export class Interpreter {
   readonly realm: Realm
@@ -42,7 +33,7 @@ export class Interpreter {
   /** A program too deeply nested to analyse: reported as a thrown RangeError. */
   private readonly refused: Value | undefined
   /** Index of the next job to run in `realm.jobs`. */
-  private jobIndex = 0
+  jobIndex = 0
 
   constructor(realm: Realm, checked: InterpreterProgram) {
     this.realm = realm
@@ -52,8 +43,7 @@ export class Interpreter {
     } catch (e) {
       if (!(e instanceof NestingTooDeep)) throw e
       const location = checked.locate(e.offset)
-      realm.host = { ...realm.host, currentLocation: () => location }
-      this.refused = CreateErrorObject(realm, "RangeError", "Maximum call stack size exceeded")
+      this.refused = RefuseProgram(realm, location)
       this.machine = undefined
       this.promise = undefined
       return
@@ -62,15 +52,7 @@ export class Interpreter {
     const machine = new Machine(realm, program)
     this.machine = machine
     this.refused = undefined
-    realm.host = {
-      ...realm.host,
-      currentLocation: () => machine.currentLocation(),
-      functionSourceText: (f) => {
-        if (!(f instanceof ScriptFunction)) return undefined
-        const code = f.code as FunctionCode
-        return code.sourceEnd > code.sourceOffset ? program.source.slice(code.sourceOffset, code.sourceEnd) : undefined
-      },
-    }
+    InstallEngineHost(realm, () => machine.currentLocation(), program.source)
     const main = MakeFunction(realm, program.main, null)
     machine.pushScript(main, undefined, [], undefined)
     const activation = machine.frames[0]!.activation as GeneratorObject
@@ -93,29 +75,7 @@ export class Interpreter {
   run(stepBudget: number): InterpreterStatus {
     const machine = this.machine
     if (machine === undefined) return { kind: "threw", value: this.refused }
-    const realm = this.realm
     machine.steps = stepBudget
-    for (;;) {
-      if (machine.execute()) return { kind: "yielded" }
-      const jobs = realm.jobs
-      if (this.jobIndex < jobs.length) {
-        const job = jobs[this.jobIndex++]!
-        if (this.jobIndex >= JOB_COMPACTION) {
-          jobs.splice(0, this.jobIndex)
-          this.jobIndex = 0
-        }
-        machine.pushTask(RunJob(realm, job) as Task<Value>, true)
-        continue
-      }
-      jobs.length = 0
-      this.jobIndex = 0
-      const promise = this.promise!
-      if (promise.state === "fulfilled") {
-        const completion = machine.programCompletion
-        return { kind: "completed", value: completion === undefined ? promise.result : completion.value }
-      }
-      if (promise.state === "rejected") return { kind: "threw", value: promise.result }
-      return { kind: "idle" }
-    }
+    return RunSlice(this.realm, this, machine, this.promise!, false, false)
   }
 }

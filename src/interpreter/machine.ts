@@ -20,26 +20,27 @@
  * stop at a step budget either: every `POLL_STEPS` steps it calls `interruptCheck`, which the host sets to throw a
  * `Termination` when the time is up.
  *
- * Frame kinds and what their completion does follow the VM's machine (src/vm/machine.ts) one for one, so both
- * engines settle promises, finish generators and count call depth alike.
+ * What a frame's end does — settle an async function's promise, finish a generator, replace a constructor's
+ * result — is the runtime's (runtime/activation.ts), shared with the VM, and call depth is counted as the VM counts
+ * it (script frames and built-ins' Tasks that reached user code), so both engines behave alike.
  */
+import { ActivationKind, ActivationKindOf, ActivationReturn, ActivationThrow, Invoke, type Invoker, isHostObject, TakeSuspendedBody } from "../runtime/activation.ts"
 import { Caps } from "../runtime/caps.ts"
-import { ThrowCompletion, throwRangeError, throwTypeError } from "../runtime/completion.ts"
+import { ThrowCompletion, throwRangeError } from "../runtime/completion.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
 import { CheckNotClassConstructorCall, OrdinaryCallBindThis, OrdinaryCreateThisForConstruct } from "../runtime/function-create.ts"
-import { BoundFunction, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
-import { AsyncGeneratorBodyCompleted, GeneratorObject, NewAsyncFunctionActivation } from "../runtime/generator.ts"
-import { CreateIterResultObject } from "../runtime/iteration.ts"
+import type { ScriptFunction } from "../runtime/function-object.ts"
+import { type GeneratorObject, NewAsyncFunctionActivation } from "../runtime/generator.ts"
 import { JSObject } from "../runtime/object.ts"
 import { describeValue } from "../runtime/operations.ts"
-import { FulfillPromise, RejectPromise, ResolvePromise, type PromiseObject } from "../runtime/promise.ts"
+import { type Job, RunJob } from "../runtime/promise.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
-import type { EngineRequest, Task } from "../runtime/task.ts"
-import { type Empty, SymbolValue, type Value } from "../runtime/value.ts"
+import { type EngineRequest, isTask, type Task } from "../runtime/task.ts"
+import type { Empty, Value } from "../runtime/value.ts"
 import type { Env } from "./environment.ts"
 import type { FunctionCode, Program } from "./program.ts"
 import { FunctionBody } from "./functions.ts"
-import { PlainFunctionBody } from "./plain.ts"
+import { PlainBody } from "./plain.ts"
 
 /** Take the running frame off the stack (yield, await, generator start) and hand `deliver` to the frame below. */
 export interface Suspend {
@@ -65,18 +66,11 @@ export interface Resumption {
   readonly value: Value
 }
 
-export const FrameKind = {
-  /** Ordinary call; also derived constructors, whose body computes their own result. */
-  Normal: 0,
-  /** [[Construct]] of a base constructor: a non-object result is replaced by `this`. */
-  Construct: 1,
-  Generator: 2,
-  Async: 3,
-  AsyncGenerator: 4,
-  Native: 5,
-  /** The bottom of a nested loop: what is delivered to it is the nested call's result. */
-  Barrier: 6,
-} as const
+/**
+ * The kinds of activations (runtime/activation.ts), native frames driving a built-in's Task, and barriers: the
+ * bottom of a nested loop, to which the nested call's result is delivered.
+ */
+export const FrameKind = { ...ActivationKind, Native: 5, Barrier: 6 } as const
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind]
 
 /** The state of one evaluation of a function body (an ECMAScript execution context). */
@@ -162,15 +156,14 @@ export class Machine {
     this.program = program
   }
 
-  /** Runs frames until the stack is empty (false) or the step budget is spent (true). */
+  /** Steps the top frame while there is one and budget is left; true when it stopped for the budget. */
   execute(): boolean {
     const frames = this.frames
-    for (;;) {
-      const frame = frames[frames.length - 1]
-      if (frame === undefined) return false
+    while (frames.length > 0) {
       if (this.steps <= 0) return true
-      this.step(frame)
+      this.step(frames[frames.length - 1] as Frame)
     }
+    return false
   }
 
   /** The running script frame's source location (for errors created now). */
@@ -265,49 +258,21 @@ export class Machine {
 
   /** A frame's body returned `v`. */
   private complete(frame: Frame, v: Value): void {
-    const activation = frame.activation
-    switch (frame.kind) {
-      case FrameKind.Normal:
-        return this.deliver(v)
-      case FrameKind.Native:
-        if (!frame.discardResult) this.deliver(v)
-        return
-      case FrameKind.Construct:
-        return this.deliver(v instanceof JSObject ? v : frame.constructThis)
-      case FrameKind.Generator:
-        activation!.state = "completed"
-        return this.deliver(CreateIterResultObject(this.realm, v, true))
-      case FrameKind.Async: {
-        const promise = activation!.promise!
-        if (!(v instanceof JSObject)) {
-          FulfillPromise(this.realm, promise, v)
-          return this.deliver(promise)
-        }
-        this.pushTask(resolveAndReturn(this.realm, promise, v))
-        return
-      }
-      case FrameKind.AsyncGenerator:
-        this.pushTask(AsyncGeneratorBodyCompleted(this.realm, activation!, { kind: "next", value: v }) as Task<Value>)
-        return
+    if (frame.kind === FrameKind.Native) {
+      if (!frame.discardResult) this.deliver(v)
+      return
     }
+    const r = ActivationReturn(this.realm, frame.kind, frame.activation, v, frame.constructThis)
+    if (isTask(r)) this.pushTask(r as Task<Value>)
+    else this.deliver(r as Value)
   }
 
   /** A frame's body threw. */
   private completeAbruptly(frame: Frame, tc: ThrowCompletion): void {
-    const activation = frame.activation
-    switch (frame.kind) {
-      case FrameKind.Generator:
-        activation!.state = "completed"
-        return this.throwInto(tc)
-      case FrameKind.Async:
-        RejectPromise(this.realm, activation!.promise!, tc.value)
-        return this.deliver(activation!.promise!)
-      case FrameKind.AsyncGenerator:
-        this.pushTask(AsyncGeneratorBodyCompleted(this.realm, activation!, { kind: "throw", value: tc.value }) as Task<Value>)
-        return
-      default:
-        return this.throwInto(tc)
-    }
+    const r = ActivationThrow(this.realm, frame.kind, frame.activation, tc)
+    if (r instanceof ThrowCompletion) this.throwInto(r)
+    else if (isTask(r)) this.pushTask(r as Task<Value>)
+    else this.deliver(r as Value)
   }
 
   // --- Calls --------------------------------------------------------------------------------------------------
@@ -322,32 +287,14 @@ export class Machine {
     this.interruptCheck?.()
   }
 
-  /**
-   * [[Call]] (newTarget undefined) or [[Construct]] of any function: pushes a frame, or calls a plain built-in at
-   * once and delivers its result.
-   */
+  /** [[Call]] (newTarget undefined) or [[Construct]] of any function: pushes a frame, or delivers a built-in's result. */
   invoke(f: Value, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined): void {
-    for (;;) {
-      if (f instanceof ScriptFunction) {
-        if (newTarget !== undefined && !f.constructable) return throwTypeError(`${describeValue(f)} is not a constructor`)
-        return this.pushScript(f, thisArg, args, newTarget)
-      }
-      if (f instanceof NativeFunction) {
-        if (newTarget !== undefined && !f.constructable) return throwTypeError(`${describeValue(f)} is not a constructor`)
-        const result = f.impl(this.realm, newTarget === undefined ? thisArg : undefined, args, newTarget, f)
-        if (f.isTaskImpl || isHostObject(result)) this.pushTask(result as Task<Value>)
-        else this.deliver(result as Value)
-        return
-      }
-      if (f instanceof BoundFunction) {
-        args = f.boundArgs.length === 0 ? args : [...f.boundArgs, ...args]
-        if (newTarget === undefined) thisArg = f.boundThis
-        else if (newTarget === f) newTarget = f.target
-        f = f.target
-        continue
-      }
-      return throwTypeError(`${describeValue(f)} is not a ${newTarget === undefined ? "function" : "constructor"}`)
-    }
+    Invoke(this.realm, f, thisArg, args, newTarget, undefined, this.frameInvoker)
+  }
+
+  private readonly frameInvoker: Invoker<void> = {
+    script: (f, thisArg, args, newTarget) => this.pushScript(f, thisArg, args, newTarget),
+    native: (result, isTask) => (isTask ? void this.pushTask(result as Task<Value>) : this.deliver(result as Value)),
   }
 
   /** Calls `f` as a frame: at once on the host stack when it is an ordinary function and there is room. */
@@ -361,28 +308,9 @@ export class Machine {
     this.checkDepth()
     if (newTarget === undefined) CheckNotClassConstructorCall(f)
     const code = f.code as FunctionCode
-    let kind: FrameKind = FrameKind.Normal
-    let thisValue: Value = thisArg
-    let constructThis: Value = undefined
-    if (newTarget !== undefined) {
-      if (f.constructorKind === "base") {
-        kind = FrameKind.Construct
-        thisValue = constructThis = OrdinaryCreateThisForConstruct(this.realm, newTarget)
-      } else thisValue = undefined
-    } else thisValue = OrdinaryCallBindThis(this.realm, f, thisArg)
-    switch (f.functionKind) {
-      case "generator":
-        kind = FrameKind.Generator
-        break
-      case "async":
-        kind = FrameKind.Async
-        break
-      case "asyncGenerator":
-        kind = FrameKind.AsyncGenerator
-        break
-      default:
-        break
-    }
+    const kind: FrameKind = ActivationKindOf(f, newTarget)
+    const constructThis = kind === FrameKind.Construct ? OrdinaryCreateThisForConstruct(this.realm, newTarget!) : undefined
+    const thisValue = newTarget === undefined ? OrdinaryCallBindThis(this.realm, f, thisArg) : constructThis
     const activation = new Activation(this, code, f, thisValue, newTarget, args)
     const frame = new Frame(kind, task ? FunctionBody(activation) : undefined, activation, constructThis)
     activation.frame = frame
@@ -398,22 +326,22 @@ export class Machine {
   /** Runs an ordinary function's body on the host stack; its return value (the object, for a base [[Construct]]). */
   private runPlain(f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined): Value {
     const frame = this.prepareCall(f, thisArg, args, newTarget, false)
+    const body = PlainBody(this.program, frame.scope!.code)
     const frames = this.frames
     frames.push(frame)
-    this.plainDepth++
-    if (--this.steps <= 0) this.poll()
+    this.plainDepth += body.weight
     let v: Value
     try {
-      v = PlainFunctionBody(frame.scope!)
+      if (--this.steps <= 0) this.poll()
+      v = body.run(frame.scope!)
     } catch (e) {
       // Converted while the frame is still on top: a new error gets this frame's location.
-      const tc = toThrowCompletion(this.realm, e)
-      frames.pop()
-      this.plainDepth--
-      throw tc
+      throw toThrowCompletion(this.realm, e)
+    } finally {
+      const i = frames.lastIndexOf(frame)
+      if (i >= 0) frames.length = i
+      this.plainDepth -= body.weight
     }
-    frames.pop()
-    this.plainDepth--
     if (frame.kind === FrameKind.Construct && !(v instanceof JSObject)) return frame.constructThis
     return v
   }
@@ -422,31 +350,15 @@ export class Machine {
 
   /** [[Call]] or [[Construct]] of any function, to completion, for a plain evaluation. */
   callSync(f: Value, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined): Value {
-    for (;;) {
-      if (f instanceof ScriptFunction) {
-        if (newTarget !== undefined && !f.constructable) return throwTypeError(`${describeValue(f)} is not a constructor`)
-        if (f.functionKind === "normal" && this.plainDepth < MAX_PLAIN_DEPTH) return this.runPlain(f, thisArg, args, newTarget)
-        const g = f
-        const t = thisArg
-        const a = args
-        const n = newTarget
-        return this.runNested(() => this.pushFrame(g, t, a, n))
-      }
-      if (f instanceof NativeFunction) {
-        if (newTarget !== undefined && !f.constructable) return throwTypeError(`${describeValue(f)} is not a constructor`)
-        const result = f.impl(this.realm, newTarget === undefined ? thisArg : undefined, args, newTarget, f)
-        if (f.isTaskImpl || isHostObject(result)) return this.runTask(result as Task<Value>)
-        return result as Value
-      }
-      if (f instanceof BoundFunction) {
-        args = f.boundArgs.length === 0 ? args : [...f.boundArgs, ...args]
-        if (newTarget === undefined) thisArg = f.boundThis
-        else if (newTarget === f) newTarget = f.target
-        f = f.target
-        continue
-      }
-      return throwTypeError(`${describeValue(f)} is not a ${newTarget === undefined ? "function" : "constructor"}`)
-    }
+    return Invoke(this.realm, f, thisArg, args, newTarget, undefined, this.syncInvoker)
+  }
+
+  private readonly syncInvoker: Invoker<Value> = {
+    script: (f, thisArg, args, newTarget) =>
+      f.functionKind === "normal" && this.plainDepth < MAX_PLAIN_DEPTH
+        ? this.runPlain(f, thisArg, args, newTarget)
+        : this.runNested(() => this.pushFrame(f, thisArg, args, newTarget)),
+    native: (result, isTask) => (isTask ? this.runTask(result as Task<Value>) : (result as Value)),
   }
 
   /** Runs a built-in's Task to completion on the host stack (counted as a call, as the VM's native frame is). */
@@ -535,12 +447,19 @@ export class Machine {
         this.step(top)
       }
     } finally {
-      frames.splice(frames.lastIndexOf(barrier), 1)
+      // Normally the barrier is on top; after a host failure, frames left above it are abandoned.
+      const i = frames.lastIndexOf(barrier)
+      if (i >= 0) frames.length = i
       this.barriers--
       this.plainDepth--
     }
     if (barrier.resumeThrow !== undefined) throw barrier.resumeThrow
     return barrier.resumeValue as Value
+  }
+
+  /** Starts a job at the bottom of the stack (RunJob on a native frame, its result discarded). */
+  runJob(job: Job): void {
+    this.pushTask(RunJob(this.realm, job) as Task<Value>, true)
   }
 
   /** Pushes a native frame driving `task`; its result is delivered to the frame below (unless discarded). */
@@ -555,11 +474,7 @@ export class Machine {
   // --- Generators and async functions ---------------------------------------------------------------------------
 
   private resumeGenerator(gen: GeneratorObject, mode: "next" | "throw" | "return", value: Value): void {
-    const frame = gen.engineState as Frame | undefined
-    if (frame === undefined) throw new Error("codemode bug: resuming a generator that is not suspended")
-    this.checkDepth()
-    gen.engineState = undefined
-    gen.state = "executing"
+    const frame = TakeSuspendedBody(gen, () => this.checkDepth()) as Frame
     this.frames.push(frame)
     frame.resumeValue = { mode, value } satisfies Resumption
   }
@@ -572,14 +487,5 @@ export function* slow<T>(task: Task<T>): Eval<T> {
   return (yield { kind: "task", task, first: r.value }) as T
 }
 
-/**
- * A native's result that is not a sandbox value: a Task returned by a built-in written as a plain function that
- * returns a generator (NativeFunction.isTaskImpl only recognizes generator functions).
- */
-export const isHostObject = (v: unknown): boolean => typeof v === "object" && v !== null && !(v instanceof JSObject) && !(v instanceof SymbolValue)
-
-function* resolveAndReturn(realm: Realm, promise: PromiseObject, v: Value): Task<Value> {
-  yield* ResolvePromise(realm, promise, v)
-  return promise
-}
+export { isHostObject }
 

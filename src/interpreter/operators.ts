@@ -4,46 +4,20 @@
  * comparison.ts); here each operator takes its cheap path when no operand is an object — no user code can run —
  * and otherwise runs the runtime's Task, which may call `valueOf`/`toString`/`Symbol.toPrimitive`.
  */
-import { IsLooselyEqual } from "../runtime/comparison.ts"
+import { comparePrimitive, CompareTask, IsLooselyEqual, looseEqualsFast, type Relational } from "../runtime/comparison.ts"
 import { ToNumber, ToNumberPrimitive, ToNumeric, ToString, ToStringPrimitive } from "../runtime/conversions.ts"
 import { JSObject } from "../runtime/object.ts"
 import { InOperator, InstanceofOperator } from "../runtime/operations.ts"
-import {
-  ApplyBinaryOperatorPrimitive,
-  ApplyStringOrNumericBinaryOperator,
-  type BinaryOperator,
-  UnaryPlusPrimitive,
-} from "../runtime/operators.ts"
+import { ApplyBinaryOperatorPrimitive, ApplyStringOrNumericBinaryOperator, type BinaryOperator, NumberOperation, UnaryPlusPrimitive, UnaryTask } from "../runtime/operators.ts"
 import type { Primitive, Value } from "../runtime/value.ts"
-import { comparePrimitive, CompareTask, type Relational, UnaryTask } from "../vm/tasks.ts"
+import { MISS, propertyKeyFast } from "../runtime/references.ts"
 import type { Activation, Eval } from "./machine.ts"
 import { slow } from "./machine.ts"
-import { MISS, propertyKeyFast } from "../vm/operations.ts"
-
-/** Loose equality without user code, or MISS. */
-const looseEqualsFast = (l: Value, r: Value): boolean | typeof MISS => {
-  if (l === r) return true
-  const tl = typeof l
-  if (tl === typeof r && tl !== "object") return false
-  const ln = l === undefined || l === null
-  const rn = r === undefined || r === null
-  if (ln || rn) return ln && rn
-  if (l instanceof JSObject && r instanceof JSObject) return false
-  if (typeof l === "number" && typeof r === "string") return l === Number(r)
-  if (typeof l === "string" && typeof r === "number") return Number(l) === r
-  return MISS
-}
 
 /** `l op r` without running user code (no operand is an object, or the operator never converts), or MISS. */
 export const binaryFast = (op: string, l: Value, r: Value): Value | typeof MISS => {
   if (typeof l === "number" && typeof r === "number") {
     switch (op) {
-      case "+":
-        return l + r
-      case "-":
-        return l - r
-      case "*":
-        return l * r
       case "<":
         return l < r
       case ">":
@@ -58,8 +32,11 @@ export const binaryFast = (op: string, l: Value, r: Value): Value | typeof MISS 
       case "!==":
       case "!=":
         return l !== r
-      default:
+      case "in":
+      case "instanceof":
         break
+      default:
+        return NumberOperation(op as BinaryOperator, l, r)
     }
   }
   switch (op) {

@@ -1,26 +1,32 @@
 /**
- * The synchronous evaluator: the common productions as plain functions, for ordinary function bodies and the
- * await-free parts of async and generator bodies. Host generators cost an allocation and a resumption per node;
- * these functions cost a call. They are the generator productions' fast paths, not a second semantics: each one
- * evaluates its operands in the same order, sets the same source offsets, and uses the same helpers for what
- * happens next (binaryFast, getElementFast, putFast, storeRef...). Any slow path that may run user code (an
- * accessor, a coercion, a built-in's Task) is the generator production or the runtime Task, driven to completion
- * by the machine (`m.drive`), and every production not handled here falls back to its generator (`Evaluate`,
- * `Statement` with `generator` set) the same way. Calls go through `Machine.callSync`, which recurses on the host stack only as
- * deep as MAX_PLAIN_DEPTH.
+ * The synchronous evaluator: the common productions compiled, once per node, to host closures that evaluate them
+ * without generators, for ordinary function bodies and the await-free parts of async and generator bodies. A
+ * closure is built from the node's children's closures, so evaluating it costs calls, not a dispatch on the node
+ * type and a generator per node. The closures are the generator productions' fast paths, not a second semantics:
+ * each evaluates its operands in the same order, sets the same source offsets, and uses the same helpers for what
+ * happens next (binaryFast, getElementFast, putFast, storeRef...). A slow path that may run user code (an
+ * accessor, a coercion, a built-in's Task) is the runtime Task or the generator production, driven to completion
+ * by the machine (`m.slow`, `m.drive`), and a production not handled here compiles to a closure that runs its
+ * generator (`Evaluate`, `Statement` with `generator` set) the same way. Calls go through `Machine.callSync`,
+ * which recurses on the host stack only while `plainDepth` is below MAX_PLAIN_DEPTH; a body counts for more than
+ * one level when its syntax nests deeply (`PlainBody`'s weight), so the host stack stays bounded either way.
  */
 import type { ESTree } from "meriyah"
+import { forEachChild } from "../language/walk.ts"
 import { calleeText, fieldInitializerName, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToNumeric, ToPropertyKey, ToString, ToStringPrimitive, TypeOf } from "../runtime/conversions.ts"
+import { MakeFunction } from "../runtime/function-create.ts"
 import { IsCallable, IsConstructor, NativeFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
-import type { PropertyKey, Value } from "../runtime/value.ts"
-import { getFast, GetValueTask, propertyKeyFast, PutValueTask } from "../vm/operations.ts"
-import { BreakOrContinue, NO_LABELS, ReturnCompletion, type Completion, copyEnv, enterBlockScope, loopContinues, resetCompletion, Statement } from "./statements.ts"
+import { getFast, GetValueTask, MISS, propertyKeyFast, PutValueTask } from "../runtime/references.ts"
+import type { Task } from "../runtime/task.ts"
+import { EMPTY, type PropertyKey, type Value } from "../runtime/value.ts"
+import { ClassDefinitionEvaluation } from "./classes.ts"
+import { type Env, recordOf, type Ref, tdzError } from "./environment.ts"
 import { Evaluate, pushElement } from "./expressions.ts"
 import {
   bindSimpleParameters,
@@ -29,143 +35,137 @@ import {
   FunctionDeclarationInstantiation,
   FunctionEpilogue,
   ImplicitConstructorBody,
-  InstantiateFunction,
   returnValue,
 } from "./functions.ts"
 import { type Activation, isHostObject } from "./machine.ts"
 import { binaryFast, BinaryOperationSlow, increment, NumericUnary, toNumericPrimitive } from "./operators.ts"
-import { type Expr, getElementFast, loadRef, MISS, putFast, RefKind, storeRef } from "./references.ts"
-import { ClassDefinitionEvaluation } from "./classes.ts"
+import type { FunctionCode, Program } from "./program.ts"
+import { type Expr, getElementFast, loadRef, putFast, RefKind, storeRef } from "./references.ts"
+import {
+  BreakOrContinue,
+  type Completion,
+  copyEnv,
+  enterBlockScope,
+  loopContinues,
+  NO_LABELS,
+  resetCompletion,
+  ReturnCompletion,
+  Statement,
+} from "./statements.ts"
 
-// --- Function bodies ----------------------------------------------------------------------------------------------
+type Code = (a: Activation) => Value
+type StatementCode = (a: Activation) => Completion | undefined
 
-/** The body of an ordinary (not async, not generator) function, on the host stack. */
-export const PlainFunctionBody = (a: Activation): Value => {
-  const m = a.m
-  const code = a.code
+// --- Entry points -------------------------------------------------------------------------------------------------
+
+export const EvaluatePlain = (a: Activation, node: Expr): Value => expression(a.program, node)(a)
+
+export const StatementPlain = (a: Activation, node: ESTree.Statement, labels: ReadonlyArray<string>): Completion | undefined =>
+  statement(a.program, node, labels)(a)
+
+/** A function body compiled for the host stack, and how much host stack one activation of it may take. */
+interface CompiledBody {
+  readonly run: Code
+  /** Counted in `plainDepth`: 1, plus 1 per 16 levels of nested syntax (deeply nested code recurses deeper). */
+  readonly weight: number
+}
+
+/** The compiled body of an ordinary (not async, not generator) function. */
+export const PlainBody = (p: Program, code: FunctionCode): CompiledBody => {
+  let body = p.compiledBodies.get(code) as CompiledBody | undefined
+  if (body === undefined) {
+    body = { run: functionBody(p, code), weight: 1 + (nestingDepth(code.node) >> 4) }
+    p.compiledBodies.set(code, body)
+  }
+  return body
+}
+
+/** How deep the syntax of a function's own body nests (nested functions excluded: they run as calls). */
+const nestingDepth = (node: ESTree.Node): number => {
+  let max = 0
+  const visit = (n: ESTree.Node, depth: number): void => {
+    if (depth > max) max = depth
+    forEachChild(n, (child) => {
+      if (child.type === "FunctionExpression" || child.type === "ArrowFunctionExpression" || child.type === "FunctionDeclaration") return
+      visit(child, depth + 1)
+    })
+  }
+  forEachChild(node, (child) => visit(child, 1))
+  return max
+}
+
+const expression = (p: Program, node: Expr): Code => {
+  let c = p.compiled.get(node) as Code | undefined
+  if (c === undefined) {
+    c = compileExpression(p, node)
+    p.compiled.set(node, c)
+  }
+  return c
+}
+
+/** A statement's labels are those of the labelled statements directly around it: the same on every evaluation. */
+const statement = (p: Program, node: ESTree.Statement, labels: ReadonlyArray<string>): StatementCode => {
+  let c = p.compiled.get(node) as StatementCode | undefined
+  if (c === undefined) {
+    c = compileStatement(p, node, labels)
+    p.compiled.set(node, c)
+  }
+  return c
+}
+
+const functionBody = (p: Program, code: FunctionCode): Code => {
   const fi = code.fi
-  if (fi === undefined) return m.drive(ImplicitConstructorBody(a))
-  if (fi.hasSimpleParameterList && !(code.role === "classConstructor" && code.hasInstanceElements)) {
-    enterFunctionScope(a, fi)
-    bindSimpleParameters(a, fi)
-    finishInstantiation(a, fi)
-  } else m.drive(FunctionDeclarationInstantiation(a, fi))
+  if (fi === undefined) return (a) => a.m.drive(ImplicitConstructorBody(a))
+  const simple = fi.hasSimpleParameterList && !(code.role === "classConstructor" && code.hasInstanceElements)
   const node = code.node
-  let v: Value
+  let run: Code
   switch (node.type) {
     case "PropertyDefinition": {
       const def = node as ESTree.PropertyDefinition
-      v = namedEvaluation(a, def.value as ESTree.Expression, fieldInitializerName(def))
+      run = namedEvaluation(p, def.value as ESTree.Expression, fieldInitializerName(def))
       break
     }
-    case "StaticBlock":
-      v = returnValue(StatementListPlain(a, (node as ESTree.StaticBlock).body))
+    case "StaticBlock": {
+      const list = statementList(p, (node as ESTree.StaticBlock).body)
+      run = (a) => returnValue(list(a))
       break
+    }
     default: {
       const body = (node as ESTree.FunctionExpression | ESTree.ArrowFunctionExpression).body
-      v = body?.type === "BlockStatement" ? returnValue(StatementListPlain(a, body.body)) : EvaluatePlain(a, body as ESTree.Expression)
+      if (body?.type === "BlockStatement") {
+        const list = statementList(p, body.body)
+        run = (a) => returnValue(list(a))
+      } else run = expression(p, body as ESTree.Expression)
     }
   }
-  return FunctionEpilogue(a, v)
-}
-
-// --- Expressions --------------------------------------------------------------------------------------------------
-
-export const EvaluatePlain = (a: Activation, node: Expr): Value => {
-  a.offset = node.start ?? a.offset
-  switch (node.type) {
-    case "Literal":
-      if ("regex" in node && node.regex !== undefined) break
-      if ("bigint" in node && typeof node.bigint === "string") return BigInt(node.bigint)
-      return node.value as Value
-    case "Identifier":
-      return identifier(a, node)
-    case "ThisExpression":
-      return loadRef(a, a.program.layout.ref(node), "this") as Value
-    case "MetaProperty":
-      return loadRef(a, a.program.layout.ref(node), "new.target") as Value
-    case "FunctionExpression":
-    case "ArrowFunctionExpression":
-      return InstantiateFunction(a, node, node.type === "FunctionExpression" && node.id !== null ? node.id.name : "")
-    case "MemberExpression":
-      if (!isSimpleMember(node) || node.optional) break
-      return member(a, node)
-    case "CallExpression":
-      if (node.optional || node.callee.type === "Super" || node.callee.type === "ChainExpression" || hasSpread(node.arguments)) break
-      if (node.callee.type === "MemberExpression" && (!isSimpleMember(node.callee) || node.callee.optional)) break
-      return call(a, node)
-    case "NewExpression":
-      if (hasSpread(node.arguments)) break
-      return construct(a, node)
-    case "BinaryExpression":
-    case "LogicalExpression":
-      return binaryChain(a, node)
-    case "UnaryExpression":
-      if (node.operator === "delete") break
-      return unary(a, node)
-    case "UpdateExpression":
-      if (node.argument.type === "MemberExpression" && !isSimpleMember(node.argument)) break
-      return update(a, node)
-    case "AssignmentExpression": {
-      const op = node.operator
-      if (op === "&&=" || op === "||=" || op === "??=") break
-      if (node.left.type === "Identifier" || (node.left.type === "MemberExpression" && isSimpleMember(node.left))) return assignment(a, node)
-      break
-    }
-    case "ConditionalExpression":
-      return ToBoolean(EvaluatePlain(a, node.test)) ? EvaluatePlain(a, node.consequent) : EvaluatePlain(a, node.alternate)
-    case "SequenceExpression": {
-      let v: Value = undefined
-      for (const e of node.expressions) v = EvaluatePlain(a, e)
-      return v
-    }
-    case "TemplateLiteral":
-      return template(a, node)
-    case "ArrayExpression":
-      if (hasSpread(node.elements)) break
-      return array(a, node)
-    case "ObjectExpression":
-      if (!node.properties.every(isPlainProperty)) break
-      return object(a, node)
-    default:
-      break
+  return (a) => {
+    if (simple) {
+      enterFunctionScope(a, fi)
+      bindSimpleParameters(a, fi)
+      finishInstantiation(a, fi)
+    } else a.m.drive(FunctionDeclarationInstantiation(a, fi))
+    return FunctionEpilogue(a, run(a))
   }
-  return a.m.drive(Evaluate(a, node, true))
 }
 
-const hasSpread = (list: ReadonlyArray<ESTree.Node | null>): boolean => list.some((e) => e !== null && e.type === "SpreadElement")
+// --- Helpers shared by the closures -------------------------------------------------------------------------------
 
-/** `o.x` or `o[k]`: no super, no private name. */
-const isSimpleMember = (m: ESTree.MemberExpression): boolean => m.object.type !== "Super" && m.property.type !== "PrivateIdentifier"
-
-/** An object literal property that is a plain `key: value` (not computed, not a method, not `__proto__:`). */
-const isPlainProperty = (p: ESTree.ObjectLiteralElementLike): boolean =>
-  p.type === "Property" && p.kind === "init" && !p.method && !p.computed && (p.shorthand || staticKey(p.key) !== "__proto__")
-
-const identifier = (a: Activation, node: ESTree.Identifier): Value => {
-  const ref = a.program.layout.ref(node)
-  if (ref === null) {
-    if (node.name === "undefined") return undefined
-    if (node.name === "NaN") return NaN
-    if (node.name === "Infinity") return Infinity
-  }
-  const v = loadRef(a, ref, node.name)
-  return v !== MISS ? v : a.m.slow(GetV(a.realm, a.realm.globalObject, node.name))
+/** A binding's record slot, read (the TDZ checked when the analysis says it must be). */
+const readBinding = (env: Env | null, ref: Ref): Value => {
+  const v = recordOf(env, ref).slots[ref.slot]
+  if (v === EMPTY && ref.checked) return tdzError(ref.binding.name)
+  return v as Value
 }
 
-const store = (a: Activation, node: ESTree.Identifier, v: Value, init: boolean): void => {
-  const t = storeRef(a, a.program.layout.ref(node), node.name, v, init)
+const readGlobal = (a: Activation, name: string): Value => {
+  const v = loadRef(a, null, name)
+  return v !== MISS ? v : a.m.slow(GetV(a.realm, a.realm.globalObject, name))
+}
+
+const store = (a: Activation, ref: Ref | null, name: string, v: Value, init: boolean): void => {
+  const t = storeRef(a, ref, name, v, init)
   if (t !== undefined) a.m.slow(t)
 }
-
-export const namedEvaluation = (a: Activation, node: ESTree.Expression, name: string): Value => {
-  if (!isAnonymousFunctionDefinition(node)) return EvaluatePlain(a, node)
-  a.offset = node.start ?? a.offset
-  if (node.type === "ClassExpression") return a.m.drive(ClassDefinitionEvaluation(a, node, name))
-  return InstantiateFunction(a, node, name)
-}
-
-// --- Property access and calls --------------------------------------------------------------------------------
 
 const getField = (a: Activation, base: Value, key: string): Value => {
   const v = getFast(a.realm, base, key)
@@ -177,122 +177,9 @@ const getElement = (a: Activation, base: Value, key: Value): Value => {
   return v !== MISS ? v : a.m.slow(GetValueTask(a.realm, base, key))
 }
 
-const member = (a: Activation, node: ESTree.MemberExpression): Value => {
-  const base = EvaluatePlain(a, node.object as ESTree.Expression)
-  a.offset = node.property.start ?? a.offset
-  if (node.computed) return getElement(a, base, EvaluatePlain(a, node.property))
-  return getField(a, base, (node.property as ESTree.Identifier).name)
-}
-
-const call = (a: Activation, node: ESTree.CallExpression): Value => {
-  const callee = node.callee as Expr
-  let thisArg: Value = undefined
-  let f: Value
-  if (callee.type === "MemberExpression") {
-    a.offset = callee.start ?? a.offset
-    thisArg = EvaluatePlain(a, callee.object as ESTree.Expression)
-    a.offset = callee.property.start ?? a.offset
-    f = callee.computed ? getElement(a, thisArg, EvaluatePlain(a, callee.property)) : getField(a, thisArg, (callee.property as ESTree.Identifier).name)
-  } else f = EvaluatePlain(a, callee)
-  a.offset = node.start ?? a.offset
-  const args = argumentList(a, node.arguments as ReadonlyArray<ESTree.Expression>)
-  a.offset = node.start ?? a.offset
-  return callValue(a, f, thisArg, args, callee)
-}
-
-const argumentList = (a: Activation, list: ReadonlyArray<ESTree.Expression>): Value[] => {
-  const args: Value[] = new Array(list.length)
-  for (let i = 0; i < list.length; i++) args[i] = EvaluatePlain(a, list[i] as ESTree.Expression)
-  return args
-}
-
-/** CallFunction, on the host stack. */
-export const callValue = (a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string): Value => {
-  const m = a.m
-  m.steps--
-  if (f instanceof NativeFunction && !f.isTaskImpl) {
-    const r = f.impl(a.realm, thisArg, args, undefined, f)
-    return isHostObject(r) ? m.runTask(r as never) : (r as Value)
-  }
-  if (!IsCallable(f)) throwTypeError(`${typeof callee === "string" ? callee : calleeText(callee)} is not a function`)
-  return m.callSync(f, thisArg, args, undefined)
-}
-
-const construct = (a: Activation, node: ESTree.NewExpression): Value => {
-  const C = EvaluatePlain(a, node.callee as ESTree.Expression)
-  const args = argumentList(a, node.arguments as ReadonlyArray<ESTree.Expression>)
-  a.offset = node.start ?? a.offset
-  a.m.steps--
-  if (!IsConstructor(C)) return throwTypeError(`${calleeText(node.callee as Expr)} is not a constructor`)
-  if (C instanceof NativeFunction && !C.isTaskImpl) {
-    const r = C.impl(a.realm, undefined, args, C, C)
-    return isHostObject(r) ? a.m.runTask(r as never) : (r as Value)
-  }
-  return a.m.callSync(C, undefined, args, C)
-}
-
-// --- Operators ------------------------------------------------------------------------------------------------
-
 const binary = (a: Activation, op: string, l: Value, r: Value): Value => {
   const v = binaryFast(op, l, r)
   return v !== MISS ? v : a.m.drive(BinaryOperationSlow(a, op, l, r))
-}
-
-const binaryChain = (a: Activation, node: ESTree.BinaryExpression | ESTree.LogicalExpression): Value => {
-  const left = node.left
-  if (left.type !== "BinaryExpression" && left.type !== "LogicalExpression" && left.type !== "PrivateIdentifier") {
-    // One link: no spine to walk.
-    return link(a, node, EvaluatePlain(a, left))
-  }
-  const links: Array<ESTree.BinaryExpression | ESTree.LogicalExpression> = []
-  let bottom: Expr = node
-  while (bottom.type === "BinaryExpression" || bottom.type === "LogicalExpression") {
-    if (bottom.type === "BinaryExpression" && bottom.left.type === "PrivateIdentifier") break
-    links.push(bottom)
-    bottom = bottom.left as Expr
-  }
-  let v = bottom.type === "BinaryExpression" ? a.m.drive(Evaluate(a, bottom, true)) : EvaluatePlain(a, bottom)
-  for (let i = links.length - 1; i >= 0; i--) v = link(a, links[i] as ESTree.BinaryExpression | ESTree.LogicalExpression, v)
-  return v
-}
-
-/** One link of a chain: `v op right`. */
-const link = (a: Activation, node: ESTree.BinaryExpression | ESTree.LogicalExpression, v: Value): Value => {
-  a.offset = node.start ?? a.offset
-  if (node.type === "LogicalExpression") {
-    const op = node.operator
-    if (op === "&&" ? !ToBoolean(v) : op === "||" ? ToBoolean(v) : v !== undefined && v !== null) return v
-    return EvaluatePlain(a, node.right)
-  }
-  const r = EvaluatePlain(a, node.right)
-  a.offset = node.start ?? a.offset
-  return binary(a, node.operator, v, r)
-}
-
-const unary = (a: Activation, node: ESTree.UnaryExpression): Value => {
-  const arg = node.argument
-  switch (node.operator) {
-    case "typeof":
-      if (arg.type === "Identifier" && a.program.layout.ref(arg) === null) {
-        const p = a.realm.globalObject.lookup(arg.name)
-        if (p === undefined) return "undefined"
-        return TypeOf(p.accessor ? a.m.slow(GetV(a.realm, a.realm.globalObject, arg.name)) : p.value)
-      }
-      return TypeOf(EvaluatePlain(a, arg))
-    case "void":
-      EvaluatePlain(a, arg)
-      return undefined
-    case "!":
-      return !ToBoolean(EvaluatePlain(a, arg))
-    case "-":
-      if (arg.type === "Literal" && typeof arg.value === "number") return -arg.value
-    // falls through
-    default: {
-      const v = EvaluatePlain(a, arg)
-      if (typeof v === "number") return node.operator === "-" ? -v : node.operator === "+" ? v : ~v
-      return a.m.drive(NumericUnary(a, node.operator as "-" | "+" | "~", v))
-    }
-  }
 }
 
 const toNumeric = (a: Activation, v: Value): number | bigint => (v instanceof JSObject ? a.m.slow(ToNumeric(a.realm, v)) : toNumericPrimitive(v))
@@ -302,11 +189,384 @@ const toPropertyKey = (a: Activation, v: Value): PropertyKey => {
   return k !== MISS ? k : a.m.slow(ToPropertyKey(a.realm, v))
 }
 
+/** CallFunction, on the host stack. */
+export const callValue = (a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string): Value => {
+  const m = a.m
+  m.steps--
+  if (f instanceof NativeFunction && !f.isTaskImpl) {
+    const r = f.impl(a.realm, thisArg, args, undefined, f)
+    return isHostObject(r) ? m.runTask(r as Task<Value>) : (r as Value)
+  }
+  if (!IsCallable(f)) throwTypeError(`${typeof callee === "string" ? callee : calleeText(callee)} is not a function`)
+  return m.callSync(f, thisArg, args, undefined)
+}
+
+const fallback = (node: Expr): Code => (a) => a.m.drive(Evaluate(a, node, true))
+
+const hasSpread = (list: ReadonlyArray<ESTree.Node | null>): boolean => list.some((e) => e !== null && e.type === "SpreadElement")
+
+/** `o.x` or `o[k]`: no super, no private name, no `?.`. */
+const isSimpleMember = (m: ESTree.MemberExpression): boolean => m.object.type !== "Super" && m.property.type !== "PrivateIdentifier" && !m.optional
+
+/** An object literal property that is a plain `key: value` (not computed, not a method, not `__proto__:`). */
+const isPlainProperty = (prop: ESTree.ObjectLiteralElementLike): boolean =>
+  prop.type === "Property" && prop.kind === "init" && !prop.method && !prop.computed && (prop.shorthand || staticKey(prop.key) !== "__proto__")
+
+// --- Expressions --------------------------------------------------------------------------------------------------
+
+function compileExpression(p: Program, node: Expr): Code {
+  const start = node.start ?? 0
+  switch (node.type) {
+    case "Literal": {
+      if ("regex" in node && node.regex !== undefined) return fallback(node)
+      const v = "bigint" in node && typeof node.bigint === "string" ? BigInt(node.bigint) : (node.value as Value)
+      return (a) => {
+        a.offset = start
+        return v
+      }
+    }
+    case "Identifier":
+      return identifier(p, node)
+    case "ThisExpression":
+    case "MetaProperty": {
+      const ref = p.layout.ref(node)!
+      return (a) => {
+        a.offset = start
+        return readBinding(a.env, ref)
+      }
+    }
+    case "FunctionExpression":
+    case "ArrowFunctionExpression": {
+      const code = p.code(node, node.type === "FunctionExpression" && node.id !== null ? node.id.name : "")
+      return (a) => {
+        a.offset = start
+        return MakeFunction(a.realm, code, a.env)
+      }
+    }
+    case "MemberExpression":
+      return isSimpleMember(node) ? member(p, node) : fallback(node)
+    case "CallExpression":
+      if (node.optional || node.callee.type === "Super" || node.callee.type === "ChainExpression" || hasSpread(node.arguments)) return fallback(node)
+      if (node.callee.type === "MemberExpression" && !isSimpleMember(node.callee)) return fallback(node)
+      return call(p, node)
+    case "NewExpression":
+      return hasSpread(node.arguments) ? fallback(node) : construct(p, node)
+    case "BinaryExpression":
+    case "LogicalExpression":
+      return binaryChain(p, node)
+    case "UnaryExpression":
+      return node.operator === "delete" ? fallback(node) : unary(p, node)
+    case "UpdateExpression":
+      if (node.argument.type === "MemberExpression" && !isSimpleMember(node.argument)) return fallback(node)
+      return update(p, node)
+    case "AssignmentExpression": {
+      const op = node.operator
+      if (op === "&&=" || op === "||=" || op === "??=") return fallback(node)
+      if (node.left.type === "Identifier" || (node.left.type === "MemberExpression" && isSimpleMember(node.left))) return assignment(p, node)
+      return fallback(node)
+    }
+    case "ConditionalExpression": {
+      const test = expression(p, node.test)
+      const consequent = expression(p, node.consequent)
+      const alternate = expression(p, node.alternate)
+      return (a) => {
+        a.offset = start
+        return ToBoolean(test(a)) ? consequent(a) : alternate(a)
+      }
+    }
+    case "SequenceExpression": {
+      const list = node.expressions.map((e) => expression(p, e))
+      return (a) => {
+        a.offset = start
+        let v: Value = undefined
+        for (const e of list) v = e(a)
+        return v
+      }
+    }
+    case "TemplateLiteral":
+      return template(p, node)
+    case "ArrayExpression":
+      return hasSpread(node.elements) ? fallback(node) : array(p, node)
+    case "ObjectExpression":
+      return node.properties.every(isPlainProperty) ? object(p, node) : fallback(node)
+    default:
+      return fallback(node)
+  }
+}
+
+function identifier(p: Program, node: ESTree.Identifier): Code {
+  const start = node.start ?? 0
+  const name = node.name
+  const ref = p.layout.ref(node)
+  if (ref !== null) {
+    return (a) => {
+      a.offset = start
+      return readBinding(a.env, ref)
+    }
+  }
+  // These globals are non-writable and non-configurable.
+  const constant = name === "undefined" ? undefined : name === "NaN" ? NaN : name === "Infinity" ? Infinity : MISS
+  if (constant !== MISS) {
+    return (a) => {
+      a.offset = start
+      return constant
+    }
+  }
+  return (a) => {
+    a.offset = start
+    return readGlobal(a, name)
+  }
+}
+
+/** Reads the binding an identifier denotes without evaluating the identifier as an expression (no location). */
+function bindingValue(p: Program, node: ESTree.Identifier): Code {
+  const name = node.name
+  const ref = p.layout.ref(node)
+  if (ref !== null) return (a) => readBinding(a.env, ref)
+  return (a) => readGlobal(a, name)
+}
+
+/** NamedEvaluation: an anonymous function or class gets `name`. */
+function namedEvaluation(p: Program, node: ESTree.Expression, name: string): Code {
+  if (!isAnonymousFunctionDefinition(node)) return expression(p, node)
+  const start = node.start ?? 0
+  if (node.type === "ClassExpression") {
+    return (a) => {
+      a.offset = start
+      return a.m.drive(ClassDefinitionEvaluation(a, node, name))
+    }
+  }
+  const code = p.code(node, name)
+  return (a) => {
+    a.offset = start
+    return MakeFunction(a.realm, code, a.env)
+  }
+}
+
+// --- Property access and calls --------------------------------------------------------------------------------
+
+function member(p: Program, node: ESTree.MemberExpression): Code {
+  const start = node.start ?? 0
+  const propertyStart = node.property.start ?? 0
+  const object = expression(p, node.object as ESTree.Expression)
+  if (node.computed) {
+    const key = expression(p, node.property)
+    return (a) => {
+      a.offset = start
+      const base = object(a)
+      a.offset = propertyStart
+      return getElement(a, base, key(a))
+    }
+  }
+  const name = (node.property as ESTree.Identifier).name
+  return (a) => {
+    a.offset = start
+    const base = object(a)
+    a.offset = propertyStart
+    return getField(a, base, name)
+  }
+}
+
+/** ArgumentListEvaluation without spread. */
+function argumentList(p: Program, list: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): (a: Activation) => Value[] {
+  const codes = list.map((e) => expression(p, e as ESTree.Expression))
+  switch (codes.length) {
+    case 0:
+      return () => []
+    case 1: {
+      const c0 = codes[0] as Code
+      return (a) => [c0(a)]
+    }
+    case 2: {
+      const c0 = codes[0] as Code
+      const c1 = codes[1] as Code
+      return (a) => {
+        const v0 = c0(a)
+        return [v0, c1(a)]
+      }
+    }
+    default:
+      return (a) => {
+        const out: Value[] = new Array(codes.length)
+        for (let i = 0; i < codes.length; i++) out[i] = (codes[i] as Code)(a)
+        return out
+      }
+  }
+}
+
+function call(p: Program, node: ESTree.CallExpression): Code {
+  const start = node.start ?? 0
+  const callee = node.callee as Expr
+  const args = argumentList(p, node.arguments)
+  if (callee.type === "MemberExpression") {
+    const calleeStart = callee.start ?? 0
+    const propertyStart = callee.property.start ?? 0
+    const object = expression(p, callee.object as ESTree.Expression)
+    const key = callee.computed ? expression(p, callee.property) : undefined
+    const name = callee.computed ? "" : (callee.property as ESTree.Identifier).name
+    return (a) => {
+      a.offset = start
+      a.offset = calleeStart
+      const base = object(a)
+      a.offset = propertyStart
+      const f = key !== undefined ? getElement(a, base, key(a)) : getField(a, base, name)
+      a.offset = start
+      const values = args(a)
+      a.offset = start
+      return callValue(a, f, base, values, callee)
+    }
+  }
+  const fn = expression(p, callee)
+  return (a) => {
+    a.offset = start
+    const f = fn(a)
+    a.offset = start
+    const values = args(a)
+    a.offset = start
+    return callValue(a, f, undefined, values, callee)
+  }
+}
+
+function construct(p: Program, node: ESTree.NewExpression): Code {
+  const start = node.start ?? 0
+  const callee = node.callee as Expr
+  const fn = expression(p, callee)
+  const args = argumentList(p, node.arguments)
+  return (a) => {
+    a.offset = start
+    const C = fn(a)
+    const values = args(a)
+    a.offset = start
+    a.m.steps--
+    if (!IsConstructor(C)) return throwTypeError(`${calleeText(callee)} is not a constructor`)
+    if (C instanceof NativeFunction && !C.isTaskImpl) {
+      const r = C.impl(a.realm, undefined, values, C, C)
+      return isHostObject(r) ? a.m.runTask(r as Task<Value>) : (r as Value)
+    }
+    return a.m.callSync(C, undefined, values, C)
+  }
+}
+
+// --- Operators ------------------------------------------------------------------------------------------------
+
+type Link = (a: Activation, v: Value) => Value
+
+/** Binary and logical operators; a left-nested spine is compiled iteratively, so long chains do not recurse. */
+function binaryChain(p: Program, node: ESTree.BinaryExpression | ESTree.LogicalExpression): Code {
+  const start = node.start ?? 0
+  const spine: Array<ESTree.BinaryExpression | ESTree.LogicalExpression> = []
+  let bottom: Expr = node
+  while (bottom.type === "BinaryExpression" || bottom.type === "LogicalExpression") {
+    if (bottom.type === "BinaryExpression" && bottom.left.type === "PrivateIdentifier") break
+    spine.push(bottom)
+    bottom = bottom.left as Expr
+  }
+  const first = bottom === node ? fallback(node) : bottom.type === "BinaryExpression" ? fallback(bottom) : expression(p, bottom)
+  if (bottom === node) return first
+  const links: Link[] = []
+  for (let i = spine.length - 1; i >= 0; i--) links.push(link(p, spine[i] as ESTree.BinaryExpression | ESTree.LogicalExpression))
+  if (links.length === 1) {
+    const l0 = links[0] as Link
+    return (a) => {
+      a.offset = start
+      return l0(a, first(a))
+    }
+  }
+  return (a) => {
+    a.offset = start
+    let v = first(a)
+    for (const l of links) v = l(a, v)
+    return v
+  }
+}
+
+/** One link of a chain: `v op right`. */
+function link(p: Program, node: ESTree.BinaryExpression | ESTree.LogicalExpression): Link {
+  const start = node.start ?? 0
+  const right = expression(p, node.right as Expr)
+  const op = node.operator
+  if (node.type === "LogicalExpression") {
+    return (a, v) => {
+      a.offset = start
+      if (op === "&&" ? !ToBoolean(v) : op === "||" ? ToBoolean(v) : v !== undefined && v !== null) return v
+      return right(a)
+    }
+  }
+  return (a, l) => {
+    a.offset = start
+    const r = right(a)
+    a.offset = start
+    return binary(a, op, l, r)
+  }
+}
+
+function unary(p: Program, node: ESTree.UnaryExpression): Code {
+  const start = node.start ?? 0
+  const arg = node.argument
+  const op = node.operator
+  if (op === "typeof" && arg.type === "Identifier") {
+    const name = arg.name
+    if (p.layout.ref(arg) === null) {
+      return (a) => {
+        a.offset = start
+        const prop = a.realm.globalObject.lookup(name)
+        if (prop === undefined) return "undefined"
+        return TypeOf(prop.accessor ? a.m.slow(GetV(a.realm, a.realm.globalObject, name)) : prop.value)
+      }
+    }
+    const read = bindingValue(p, arg)
+    return (a) => {
+      a.offset = start
+      return TypeOf(read(a))
+    }
+  }
+  if (op === "-" && arg.type === "Literal" && typeof arg.value === "number") {
+    const v = -arg.value
+    return (a) => {
+      a.offset = start
+      return v
+    }
+  }
+  const operand = expression(p, arg)
+  switch (op) {
+    case "typeof":
+      return (a) => {
+        a.offset = start
+        return TypeOf(operand(a))
+      }
+    case "void":
+      return (a) => {
+        a.offset = start
+        operand(a)
+        return undefined
+      }
+    case "!":
+      return (a) => {
+        a.offset = start
+        return !ToBoolean(operand(a))
+      }
+    default:
+      return (a) => {
+        a.offset = start
+        const v = operand(a)
+        if (typeof v === "number") return op === "-" ? -v : op === "+" ? v : ~v
+        return a.m.drive(NumericUnary(a, op as "-" | "+" | "~", v))
+      }
+  }
+}
+
 /** The base and key of `o.x` / `o[k]` as an assignment target (PrepareMember). */
-const prepare = (a: Activation, m: ESTree.MemberExpression): [Value, PropertyKey] => {
-  const base = EvaluatePlain(a, m.object as ESTree.Expression)
-  if (!m.computed) return [base, (m.property as ESTree.Identifier).name]
-  return [base, toPropertyKey(a, EvaluatePlain(a, m.property))]
+function target(p: Program, m: ESTree.MemberExpression): (a: Activation) => [Value, PropertyKey] {
+  const object = expression(p, m.object as ESTree.Expression)
+  if (!m.computed) {
+    const name = (m.property as ESTree.Identifier).name
+    return (a) => [object(a), name]
+  }
+  const key = expression(p, m.property)
+  return (a) => {
+    const base = object(a)
+    return [base, toPropertyKey(a, key(a))]
+  }
 }
 
 const put = (a: Activation, m: ESTree.MemberExpression, base: Value, key: PropertyKey, v: Value): void => {
@@ -314,194 +574,315 @@ const put = (a: Activation, m: ESTree.MemberExpression, base: Value, key: Proper
   if (!putFast(m.computed ? RefKind.Elem : RefKind.Field, base, key, v)) a.m.slow(PutValueTask(a.realm, base, key as Value, v, a.code.strict))
 }
 
-const assignment = (a: Activation, node: ESTree.AssignmentExpression): Value => {
+function assignment(p: Program, node: ESTree.AssignmentExpression): Code {
+  const start = node.start ?? 0
   const left = node.left as ESTree.Identifier | ESTree.MemberExpression
   const op = node.operator
+  const binaryOp = op.slice(0, -1)
   if (left.type === "Identifier") {
-    let v: Value
-    if (op === "=") v = namedEvaluation(a, node.right, left.name)
-    else {
-      const current = identifier(a, left)
-      const r = EvaluatePlain(a, node.right)
-      a.offset = node.start ?? a.offset
-      v = binary(a, op.slice(0, -1), current, r)
+    const ref = p.layout.ref(left)
+    const name = left.name
+    if (op === "=") {
+      const value = namedEvaluation(p, node.right, name)
+      return (a) => {
+        a.offset = start
+        const v = value(a)
+        store(a, ref, name, v, false)
+        return v
+      }
     }
-    store(a, left, v, false)
+    const current = bindingValue(p, left)
+    const right = expression(p, node.right)
+    return (a) => {
+      a.offset = start
+      const l = current(a)
+      const r = right(a)
+      a.offset = start
+      const v = binary(a, binaryOp, l, r)
+      store(a, ref, name, v, false)
+      return v
+    }
+  }
+  const ref = target(p, left)
+  const right = expression(p, node.right)
+  if (op === "=") {
+    return (a) => {
+      a.offset = start
+      const [base, key] = ref(a)
+      const v = right(a)
+      put(a, left, base, key, v)
+      return v
+    }
+  }
+  return (a) => {
+    a.offset = start
+    const [base, key] = ref(a)
+    const l = getElement(a, base, key as Value)
+    const r = right(a)
+    a.offset = start
+    const v = binary(a, binaryOp, l, r)
+    put(a, left, base, key, v)
     return v
   }
-  const [base, key] = prepare(a, left)
-  let v: Value
-  if (op === "=") v = EvaluatePlain(a, node.right)
-  else {
-    const current = getElement(a, base, key as Value)
-    const r = EvaluatePlain(a, node.right)
-    a.offset = node.start ?? a.offset
-    v = binary(a, op.slice(0, -1), current, r)
-  }
-  put(a, left, base, key, v)
-  return v
 }
 
-const update = (a: Activation, node: ESTree.UpdateExpression): Value => {
+function update(p: Program, node: ESTree.UpdateExpression): Code {
+  const start = node.start ?? 0
   const delta = node.operator === "++" ? 1 : -1
+  const prefix = node.prefix
   const arg = node.argument
   if (arg.type === "Identifier") {
-    const old = toNumeric(a, identifier(a, arg))
-    const v = increment(old, delta)
-    store(a, arg, v, false)
-    return node.prefix ? v : old
+    const ref = p.layout.ref(arg)
+    const name = arg.name
+    const current = bindingValue(p, arg)
+    return (a) => {
+      a.offset = start
+      const old = toNumeric(a, current(a))
+      const v = increment(old, delta)
+      store(a, ref, name, v, false)
+      return prefix ? v : old
+    }
   }
   const m = arg as ESTree.MemberExpression
-  const [base, key] = prepare(a, m)
-  const old = toNumeric(a, getElement(a, base, key as Value))
-  const v = increment(old, delta)
-  put(a, m, base, key, v)
-  return node.prefix ? v : old
+  const ref = target(p, m)
+  return (a) => {
+    a.offset = start
+    const [base, key] = ref(a)
+    const old = toNumeric(a, getElement(a, base, key as Value))
+    const v = increment(old, delta)
+    put(a, m, base, key, v)
+    return prefix ? v : old
+  }
 }
 
 // --- Literals -----------------------------------------------------------------------------------------------------
 
-const template = (a: Activation, node: ESTree.TemplateLiteral): Value => {
-  let s = (node.quasis[0] as ESTree.TemplateElement).value.cooked ?? ""
-  for (let i = 0; i < node.expressions.length; i++) {
-    const v = EvaluatePlain(a, node.expressions[i] as ESTree.Expression)
-    const sub = v instanceof JSObject ? a.m.slow(ToString(a.realm, v)) : typeof v === "string" ? v : ToStringPrimitive(v)
-    checkStringLength(s.length + sub.length)
-    s += sub
-    const tail = (node.quasis[i + 1] as ESTree.TemplateElement).value.cooked ?? ""
-    if (tail !== "") {
-      checkStringLength(s.length + tail.length)
-      s += tail
+function template(p: Program, node: ESTree.TemplateLiteral): Code {
+  const start = node.start ?? 0
+  const head = (node.quasis[0] as ESTree.TemplateElement).value.cooked ?? ""
+  const parts = node.expressions.map((e, i) => ({ code: expression(p, e as ESTree.Expression), tail: (node.quasis[i + 1] as ESTree.TemplateElement).value.cooked ?? "" }))
+  return (a) => {
+    a.offset = start
+    let s = head
+    for (const part of parts) {
+      const v = part.code(a)
+      const sub = v instanceof JSObject ? a.m.slow(ToString(a.realm, v)) : typeof v === "string" ? v : ToStringPrimitive(v)
+      checkStringLength(s.length + sub.length)
+      s += sub
+      if (part.tail !== "") {
+        checkStringLength(s.length + part.tail.length)
+        s += part.tail
+      }
     }
+    return s
   }
-  return s
 }
 
-const array = (a: Activation, node: ESTree.ArrayExpression): Value => {
-  const arr = new ArrayObject(a.realm.ArrayPrototype, [])
-  for (const e of node.elements) {
-    if (e === null) arr.length++
-    else pushElement(arr, EvaluatePlain(a, e as ESTree.Expression))
+function array(p: Program, node: ESTree.ArrayExpression): Code {
+  const start = node.start ?? 0
+  const elements = node.elements.map((e) => (e === null ? undefined : expression(p, e as ESTree.Expression)))
+  return (a) => {
+    a.offset = start
+    const arr = new ArrayObject(a.realm.ArrayPrototype, [])
+    for (const e of elements) {
+      if (e === undefined) arr.length++
+      else pushElement(arr, e(a))
+    }
+    return arr
   }
-  return arr
 }
 
-const object = (a: Activation, node: ESTree.ObjectExpression): Value => {
-  const obj = new JSObject(a.realm.ObjectPrototype)
-  for (const p of node.properties as ReadonlyArray<ESTree.Property>) {
-    a.offset = p.start ?? a.offset
-    const name = staticKey(p.key)
-    CreateDataPropertyOrThrow(obj, name, namedEvaluation(a, p.value as ESTree.Expression, name))
+function object(p: Program, node: ESTree.ObjectExpression): Code {
+  const start = node.start ?? 0
+  const props = (node.properties as ReadonlyArray<ESTree.Property>).map((prop) => {
+    const name = staticKey(prop.key)
+    return { start: prop.start ?? 0, name, value: namedEvaluation(p, prop.value as ESTree.Expression, name) }
+  })
+  return (a) => {
+    a.offset = start
+    const obj = new JSObject(a.realm.ObjectPrototype)
+    for (const prop of props) {
+      a.offset = prop.start
+      CreateDataPropertyOrThrow(obj, prop.name, prop.value(a))
+    }
+    return obj
   }
-  return obj
 }
 
 // --- Statements ---------------------------------------------------------------------------------------------------
 
-export const StatementListPlain = (a: Activation, list: ReadonlyArray<ESTree.Statement>): Completion | undefined => {
-  for (const s of list) {
-    const c = StatementPlain(a, s, NO_LABELS)
-    if (c !== undefined) return c
+function statementList(p: Program, list: ReadonlyArray<ESTree.Statement>): StatementCode {
+  const codes = list.map((s) => statement(p, s, NO_LABELS))
+  if (codes.length === 1) return codes[0] as StatementCode
+  return (a) => {
+    for (const c of codes) {
+      const r = c(a)
+      if (r !== undefined) return r
+    }
+    return undefined
   }
-  return undefined
 }
 
-export const StatementPlain = (a: Activation, node: ESTree.Statement, labels: ReadonlyArray<string>): Completion | undefined => {
-  a.offset = node.start ?? a.offset
+function compileStatement(p: Program, node: ESTree.Statement, labels: ReadonlyArray<string>): StatementCode {
+  const start = node.start ?? 0
   switch (node.type) {
     case "ExpressionStatement": {
-      const v = EvaluatePlain(a, node.expression)
-      if (a.code.role === "program") a.completion = v
-      return undefined
+      const e = expression(p, node.expression)
+      return (a) => {
+        a.offset = start
+        const v = e(a)
+        if (a.code.role === "program") a.completion = v
+        return undefined
+      }
     }
     case "BlockStatement": {
-      const scope = a.program.analysis.scopes.get(node)
-      if (scope === undefined) return StatementListPlain(a, node.body)
-      const outer = a.env
-      enterBlockScope(a, scope)
-      const c = StatementListPlain(a, node.body)
-      a.env = outer
-      return c
+      const scope = p.analysis.scopes.get(node)
+      const list = statementList(p, node.body)
+      if (scope === undefined) {
+        return (a) => {
+          a.offset = start
+          return list(a)
+        }
+      }
+      return (a) => {
+        a.offset = start
+        const outer = a.env
+        enterBlockScope(a, scope)
+        const c = list(a)
+        a.env = outer
+        return c
+      }
     }
     case "EmptyStatement":
     case "FunctionDeclaration":
-      return undefined
-    case "VariableDeclaration":
-      if (!declaration(a, node)) break
-      return undefined
-    case "IfStatement":
-      resetCompletion(a)
-      if (ToBoolean(EvaluatePlain(a, node.test))) return StatementPlain(a, node.consequent, NO_LABELS)
-      return node.alternate === null ? undefined : StatementPlain(a, node.alternate, NO_LABELS)
-    case "ReturnStatement":
-      return ReturnCompletion(node.argument === null ? undefined : EvaluatePlain(a, node.argument))
-    case "ThrowStatement":
-      throw new ThrowCompletion(EvaluatePlain(a, node.argument))
+      return (a) => {
+        a.offset = start
+        return undefined
+      }
+    case "VariableDeclaration": {
+      const declare = declaration(p, node)
+      if (declare === undefined) break
+      return (a) => {
+        a.offset = start
+        declare(a)
+        return undefined
+      }
+    }
+    case "IfStatement": {
+      const test = expression(p, node.test)
+      const consequent = statement(p, node.consequent, NO_LABELS)
+      const alternate = node.alternate === null ? undefined : statement(p, node.alternate, NO_LABELS)
+      return (a) => {
+        a.offset = start
+        resetCompletion(a)
+        if (ToBoolean(test(a))) return consequent(a)
+        return alternate === undefined ? undefined : alternate(a)
+      }
+    }
+    case "ReturnStatement": {
+      const arg = node.argument === null ? undefined : expression(p, node.argument)
+      return (a) => {
+        a.offset = start
+        return ReturnCompletion(arg === undefined ? undefined : arg(a))
+      }
+    }
+    case "ThrowStatement": {
+      const arg = expression(p, node.argument)
+      return (a) => {
+        a.offset = start
+        throw new ThrowCompletion(arg(a))
+      }
+    }
     case "BreakStatement":
-    case "ContinueStatement":
-      return BreakOrContinue(node)
+    case "ContinueStatement": {
+      const c = BreakOrContinue(node)
+      return (a) => {
+        a.offset = start
+        return c
+      }
+    }
     case "WhileStatement":
-      return whileLoop(a, node, labels)
+      return whileLoop(p, node, labels)
     case "ForStatement":
-      return forLoop(a, node, labels)
+      return forLoop(p, node, labels) ?? ((a) => a.m.drive(Statement(a, node, labels, true)))
     default:
       break
   }
-  return a.m.drive(Statement(a, node, labels, true))
+  return (a) => a.m.drive(Statement(a, node, labels, true))
 }
 
-/** A declaration whose declarators all bind identifiers (false: the generator handles patterns). */
-const declaration = (a: Activation, node: ESTree.VariableDeclaration): boolean => {
-  if (!node.declarations.every((d) => d.id.type === "Identifier")) return false
-  for (const d of node.declarations) {
-    const id = d.id as ESTree.Identifier
-    if (d.init === null && node.kind === "var") continue
-    const v = d.init === null ? undefined : namedEvaluation(a, d.init, id.name)
-    a.offset = id.start ?? a.offset
-    store(a, id, v, true)
-  }
-  return true
-}
-
-const whileLoop = (a: Activation, node: ESTree.WhileStatement, labels: ReadonlyArray<string>): Completion | undefined => {
-  resetCompletion(a)
-  const m = a.m
-  while (ToBoolean(EvaluatePlain(a, node.test))) {
-    const next = loopContinues(StatementPlain(a, node.body, NO_LABELS), labels)
-    if (next === "exit") return undefined
-    if (next !== "next") return next
-    if (--m.steps <= 0) m.poll()
-  }
-  return undefined
-}
-
-const forLoop = (a: Activation, node: ESTree.ForStatement, labels: ReadonlyArray<string>): Completion | undefined => {
-  const scope = a.program.analysis.scopes.get(node)
-  if (node.init !== null && node.init.type === "VariableDeclaration" && !node.init.declarations.every((d) => d.id.type === "Identifier")) {
-    return a.m.drive(Statement(a, node, labels, true))
-  }
-  resetCompletion(a)
-  const m = a.m
-  const perIteration = scope !== undefined && scope.hasCaptured && node.init?.type === "VariableDeclaration" && node.init.kind === "let"
-  const outer = a.env
-  if (scope !== undefined) a.env = a.program.layout.enter(scope, outer)
-  try {
-    if (node.init !== null) {
-      if (node.init.type === "VariableDeclaration") declaration(a, node.init)
-      else EvaluatePlain(a, node.init)
+/** A declaration whose declarators all bind identifiers (undefined: the generator handles patterns). */
+function declaration(p: Program, node: ESTree.VariableDeclaration): ((a: Activation) => void) | undefined {
+  if (!node.declarations.every((d) => d.id.type === "Identifier")) return undefined
+  const declarators = node.declarations
+    .filter((d) => !(d.init === null && node.kind === "var"))
+    .map((d) => {
+      const id = d.id as ESTree.Identifier
+      return { start: id.start ?? 0, name: id.name, ref: p.layout.ref(id), init: d.init === null ? undefined : namedEvaluation(p, d.init, id.name) }
+    })
+  return (a) => {
+    for (const d of declarators) {
+      const v = d.init === undefined ? undefined : d.init(a)
+      a.offset = d.start
+      store(a, d.ref, d.name, v, true)
     }
-    if (perIteration) copyEnv(a)
-    for (;;) {
-      if (node.test !== null && !ToBoolean(EvaluatePlain(a, node.test))) return undefined
-      const next = loopContinues(StatementPlain(a, node.body, NO_LABELS), labels)
+  }
+}
+
+function whileLoop(p: Program, node: ESTree.WhileStatement, labels: ReadonlyArray<string>): StatementCode {
+  const start = node.start ?? 0
+  const test = expression(p, node.test)
+  const body = statement(p, node.body, NO_LABELS)
+  return (a) => {
+    a.offset = start
+    resetCompletion(a)
+    const m = a.m
+    while (ToBoolean(test(a))) {
+      const next = loopContinues(body(a), labels)
       if (next === "exit") return undefined
       if (next !== "next") return next
-      if (perIteration) copyEnv(a)
-      if (node.update !== null) EvaluatePlain(a, node.update)
       if (--m.steps <= 0) m.poll()
     }
-  } finally {
-    a.env = outer
+    return undefined
   }
 }
 
+function forLoop(p: Program, node: ESTree.ForStatement, labels: ReadonlyArray<string>): StatementCode | undefined {
+  const start = node.start ?? 0
+  const init = node.init
+  let initialize: ((a: Activation) => void) | undefined
+  if (init !== null && init.type === "VariableDeclaration") {
+    initialize = declaration(p, init)
+    if (initialize === undefined) return undefined
+  } else if (init !== null) {
+    const e = expression(p, init)
+    initialize = (a) => void e(a)
+  }
+  const scope = p.analysis.scopes.get(node)
+  const perIteration = scope !== undefined && scope.hasCaptured && init?.type === "VariableDeclaration" && init.kind === "let"
+  const test = node.test === null ? undefined : expression(p, node.test)
+  const updateCode = node.update === null ? undefined : expression(p, node.update)
+  const body = statement(p, node.body, NO_LABELS)
+  return (a) => {
+    a.offset = start
+    resetCompletion(a)
+    const m = a.m
+    const outer = a.env
+    if (scope !== undefined) a.env = a.program.layout.enter(scope, outer)
+    try {
+      if (initialize !== undefined) initialize(a)
+      if (perIteration) copyEnv(a)
+      for (;;) {
+        if (test !== undefined && !ToBoolean(test(a))) return undefined
+        const next = loopContinues(body(a), labels)
+        if (next === "exit") return undefined
+        if (next !== "next") return next
+        if (perIteration) copyEnv(a)
+        if (updateCode !== undefined) updateCode(a)
+        if (--m.steps <= 0) m.poll()
+      }
+    } finally {
+      a.env = outer
+    }
+  }
+}

@@ -1,8 +1,9 @@
 /**
  * What the tree-walker knows about the program it runs, computed once and shared by every evaluation: the scope
  * analysis and binding layout, and one `FunctionCode` per function node — the static facts a function object is
- * created from (src/language/static-semantics.ts), the same the compiler bakes into its code objects. Template
- * objects are cached here per site, as GetTemplateObject's [[TemplateMap]] requires.
+ * created from (src/language/static-semantics.ts), the same the compiler bakes into its code objects; which nodes
+ * contain a suspension point of their function (the rest can run on the synchronous evaluator); the closures the
+ * synchronous evaluator compiled; and template objects, per site, as GetTemplateObject's [[TemplateMap]] requires.
  */
 import type { ESTree } from "meriyah"
 import type { FunctionInfo, ScopeAnalysis } from "../language/scope.ts"
@@ -55,6 +56,9 @@ export class Program {
   private readonly codes = new Map<ESTree.Node, FunctionCode>()
   /** Tagged template objects, per site. */
   readonly templates = new Map<ESTree.Node, JSObject>()
+  /** The synchronous evaluator's compiled closures (plain.ts), per node and per function body. */
+  readonly compiled = new Map<ESTree.Node, unknown>()
+  readonly compiledBodies = new Map<FunctionCode, unknown>()
   /** Nodes containing a suspension point of their own function (await, yield, for await, async generator return). */
   private readonly suspending = new Set<ESTree.Node>()
 

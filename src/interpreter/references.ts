@@ -15,19 +15,8 @@ import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, type PropertyKey, type Value } from "../runtime/value.ts"
-import {
-  getFast,
-  getIndexFast,
-  GetValueTask,
-  MISS,
-  PrivateGetFast,
-  PrivateSetFast,
-  propertyKeyFast,
-  PutValueTask,
-  setFast,
-  setIndexFast,
-} from "../vm/operations.ts"
-import { SuperGetTask, SuperSetTask } from "../vm/tasks.ts"
+import { getFast, getIndexFast, GetValueTask, MISS, propertyKeyFast, PutValueTask, setFast, SuperGetTask, SuperSetTask } from "../runtime/references.ts"
+import { PrivateGetFast, PrivateSetFast } from "../runtime/class-elements.ts"
 import { recordOf, type Ref, tdzError } from "./environment.ts"
 import { Evaluate } from "./expressions.ts"
 import { CallFunction } from "./functions.ts"

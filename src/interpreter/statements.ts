@@ -21,9 +21,6 @@ import { toThrowCompletion } from "../runtime/errors.ts"
 import type { IteratorRecord } from "../runtime/iteration.ts"
 import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
-import { ForInIteratorOf, ForInNext, IteratorCloseIfNotDone, iteratorStepFast } from "../vm/operations.ts"
-import { AsyncIterReturnTask, GetAsyncIteratorTask, GetIteratorTask, IterResultValueTask } from "../vm/tasks.ts"
-import { IteratorCloseForThrow } from "../vm/operations.ts"
 import { Env } from "./environment.ts"
 import { Evaluate, NamedEvaluation, unreachable } from "./expressions.ts"
 import { ClassDefinitionEvaluation } from "./classes.ts"
@@ -37,6 +34,8 @@ import { PutBindingValue } from "./references.ts"
 import { JSObject } from "../runtime/object.ts"
 import { throwTypeError } from "../runtime/completion.ts"
 import { describeValue } from "../runtime/operations.ts"
+import { ForInIteratorOf, ForInNext } from "../runtime/for-in.ts"
+import { AsyncIterReturnTask, GetAsyncIteratorTask, GetIteratorTask, IteratorCloseForThrow, IteratorCloseIfNotDone, iteratorStepFast, IterResultValueTask } from "../runtime/iterator-steps.ts"
 
 /** An abrupt completion other than a throw. */
 export class Completion {
@@ -129,7 +128,7 @@ export function* Statement(a: Activation, node: ESTree.Statement, labels: Readon
     case "WithStatement":
       throw new Error("codemode bug: `with` reached the interpreter")
     default:
-      return unreachable(node as never)
+      return unreachable(node)
   }
 }
 

@@ -7,6 +7,7 @@ import { JSObject } from "./object.ts"
 import type { Realm } from "./realm.ts"
 import type { Task } from "./task.ts"
 import { type Primitive, SymbolValue, type TypeTag, type Value } from "./value.ts"
+import { MISS } from "./references.ts"
 
 // https://tc39.es/ecma262/#sec-isstrictlyequal — host === is exactly this on our representation.
 export const IsStrictlyEqual = (x: Value, y: Value): boolean => x === y
@@ -117,4 +118,47 @@ export const TypeTagOf = (v: Value): TypeTag => {
     default:
       return v instanceof SymbolValue ? "Symbol" : "Object"
   }
+}
+
+export type Relational = "<" | ">" | "<=" | ">="
+
+/** https://tc39.es/ecma262/#sec-relational-operators-runtime-semantics-evaluation for primitives. */
+export const comparePrimitive = (op: Relational, l: Primitive, r: Primitive): boolean => {
+  switch (op) {
+    case "<":
+      return IsLessThanPrimitive(l, r) === true
+    case ">":
+      return IsLessThanPrimitive(r, l) === true
+    case "<=":
+      return IsLessThanPrimitive(r, l) === false
+    case ">=":
+      return IsLessThanPrimitive(l, r) === false
+  }
+}
+
+export function* CompareTask(realm: Realm, op: Relational, l: Value, r: Value): Task<Value> {
+  switch (op) {
+    case "<":
+      return (yield* IsLessThan(realm, l, r, true)) === true
+    case ">":
+      return (yield* IsLessThan(realm, r, l, false)) === true
+    case "<=":
+      return (yield* IsLessThan(realm, r, l, false)) === false
+    case ">=":
+      return (yield* IsLessThan(realm, l, r, true)) === false
+  }
+}
+
+/** IsLooselyEqual when no user code can run (no object is converted), or MISS. */
+export const looseEqualsFast = (l: Value, r: Value): boolean | typeof MISS => {
+  if (l === r) return true
+  const tl = typeof l
+  if (tl === typeof r && tl !== "object") return false
+  const ln = l === undefined || l === null
+  const rn = r === undefined || r === null
+  if (ln || rn) return ln && rn
+  if (l instanceof JSObject && r instanceof JSObject) return false
+  if (typeof l === "number" && typeof r === "string") return l === Number(r)
+  if (typeof l === "string" && typeof r === "number") return Number(l) === r
+  return MISS
 }

@@ -7,6 +7,7 @@
  * carries in its own code object (the VM's CodeObject, the tree-walker's FunctionCode); the engine-owned code
  * and environment are stored as given.
  */
+import type { FunctionKindName, FunctionRole } from "../language/static-semantics.ts"
 import { throwTypeError } from "./completion.ts"
 import { ToObject } from "./conversions.ts"
 import { ScriptFunction } from "./function-object.ts"
@@ -15,18 +16,6 @@ import { JSObject, PrivateName } from "./object.ts"
 import { Property } from "./property.ts"
 import type { Realm } from "./realm.ts"
 import { type PropertyKey, SymbolValue, type Value, WellKnownSymbols } from "./value.ts"
-
-export type FunctionRole =
-  | "program"
-  | "function" // function declaration or expression: a constructor unless async/generator
-  | "arrow"
-  | "method"
-  | "classConstructor"
-  | "derivedConstructor"
-  | "fieldInitializer"
-  | "staticBlock"
-
-export type FunctionKindName = "normal" | "generator" | "async" | "asyncGenerator"
 
 /** What the spec needs to know about a function's code to create a function object for it. */
 export interface FunctionShape {

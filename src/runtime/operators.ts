@@ -124,3 +124,9 @@ export const UnaryPlusPrimitive = (v: Primitive): number => {
   if (v instanceof SymbolValue) throw new SandboxError("TypeError", "Cannot convert a Symbol value to a number")
   return ToNumberPrimitive(v)
 }
+
+export function* UnaryTask(realm: Realm, op: "-" | "~", v: Value): Task<Value> {
+  const n = yield* ToNumeric(realm, v)
+  if (op === "-") return -n
+  return typeof n === "bigint" ? ~n : ~n
+}

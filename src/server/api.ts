@@ -154,7 +154,36 @@ export const CreateRun = Schema.Struct({
 })
 export type CreateRun = typeof CreateRun.Type
 
+/**
+ * One Server-Sent Event of a run's history (`GET /v1/runs/{id}/events`): `id` is the event's position (send it
+ * back as `Last-Event-ID` to continue after it), `event` its type — `run.created`, `run.suspended`, `run.resumed`,
+ * `run.succeeded`, `run.failed`, `run.cancelled`, `call.started`, `call.settled` — and `data` a JSON object with
+ * the details and `at` (ISO time); the final `run.succeeded` / `run.failed` carries the `result` (with its logs).
+ */
+export const RunEvent = Schema.Struct({ id: Schema.String, event: Schema.String, data: Schema.String }).annotate({
+  identifier: "RunEvent",
+})
+export type RunEvent = typeof RunEvent.Type
+
 export const ResumeRun = Schema.Struct({ wait: Schema.optionalKey(Schema.Boolean) })
+
+/** The result of a durable call, sent by the job that ran it. */
+export const CallCompletion = Schema.Union([
+  Schema.Struct({ ok: Schema.Literal(true), output: Schema.optionalKey(Schema.Json) }),
+  Schema.Struct({ ok: Schema.Literal(false), error: Schema.Struct({ message: Schema.String }) }),
+]).annotate({ identifier: "CallCompletion" })
+export type CallCompletion = typeof CallCompletion.Type
+
+/** A durable call's stored outcome (the first completion wins; later ones get it back). */
+export const CallOutcome = Schema.Struct({
+  key: Schema.String,
+  runId: Schema.String,
+  outcome: Schema.Union([
+    Schema.Struct({ ok: Schema.Literal(true), output: Schema.Json }),
+    Schema.Struct({ ok: Schema.Literal(false), error: Schema.Struct({ kind: Schema.String, message: Schema.String }) }),
+  ]),
+}).annotate({ identifier: "CallOutcome" })
+export type CallOutcome = typeof CallOutcome.Type
 
 export const RunPage = Schema.Struct({
   runs: Schema.Array(Run),
@@ -239,6 +268,15 @@ export class Authorization extends HttpApiMiddleware.Service<Authorization, { pr
   { requiredForClient: true, security: { bearer: HttpApiSecurity.bearer }, error: [Unauthorized, Unavailable] },
 ) {}
 
+/**
+ * `Idempotency-Key: <key>` on any mutating `/v1` request: a repeat with the same key and request gets the stored
+ * answer (header `idempotent-replayed: true`); the same key with another request is a 409 (`idempotency.ts`).
+ * It runs inside `Authorization`, which decides the tenant the keys belong to.
+ */
+export class Idempotency extends HttpApiMiddleware.Service<Idempotency, { requires: Tenant }>()("codemode/server/Idempotency", {
+  error: [BadRequest, Conflict, Unavailable],
+}) {}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Endpoints
 
@@ -258,6 +296,15 @@ export class RunsGroup extends HttpApiGroup.make("runs")
       error: v1Errors,
     }).annotate(OpenApi.Description, "Lists runs, newest first. Pass `nextCursor` back as `cursor` for the next page."),
     HttpApiEndpoint.get("get", "/v1/runs/:id", { params: idParam, success: Run, error: v1Errors }),
+    HttpApiEndpoint.get("events", "/v1/runs/:id/events", {
+      params: idParam,
+      success: HttpApiSchema.StreamSse({ events: RunEvent }),
+      error: v1Errors,
+    }).annotate(
+      OpenApi.Description,
+      "The run's history as Server-Sent Events (status changes, tool calls and their outcomes), then its new events " +
+        "live, from any replica; `Last-Event-ID` continues after an event. The stream ends after the run's last event.",
+    ),
     HttpApiEndpoint.post("suspend", "/v1/runs/:id/suspend", {
       params: idParam,
       success: Run,
@@ -278,6 +325,7 @@ export class RunsGroup extends HttpApiGroup.make("runs")
       error: v1Errors,
     }).annotate(OpenApi.Description, "Interrupts the run wherever it is executing, or cancels a suspended run."),
   )
+  .middleware(Idempotency)
   .middleware(Authorization)
   .annotate(OpenApi.Description, "Programs and their runs") {}
 
@@ -305,8 +353,40 @@ export class ToolsGroup extends HttpApiGroup.make("tools")
       error: v1Errors,
     }).annotate(OpenApi.Description, "Describes a namespace; the description is searchable and shown in the catalog."),
   )
+  .middleware(Idempotency)
   .middleware(Authorization)
   .annotate(OpenApi.Description, "Webhook tools and namespaces") {}
+
+export class CallsGroup extends HttpApiGroup.make("calls")
+  .add(
+    HttpApiEndpoint.post("complete", "/v1/calls/:key/complete", {
+      params: { key: Schema.String },
+      payload: CallCompletion,
+      success: CallOutcome,
+      error: v1Errors,
+    }).annotate(
+      OpenApi.Description,
+      "Completes a started durable call (any replica); completing again answers the stored outcome.",
+    ),
+  )
+  .middleware(Idempotency)
+  .middleware(Authorization)
+  .annotate(OpenApi.Description, "Completions of durable webhook calls") {}
+
+/** The one-time capability URL sent with a durable call's `start`: no API key, the token is the authority. */
+export class CallbacksGroup extends HttpApiGroup.make("callbacks")
+  .add(
+    HttpApiEndpoint.post("complete", "/v1/callbacks/:token", {
+      params: { token: Schema.String },
+      payload: CallCompletion,
+      success: CallOutcome,
+      error: v1Errors,
+    }).annotate(
+      OpenApi.Description,
+      "Completes the durable call this capability URL was made for (no API key); again answers the stored outcome.",
+    ),
+  )
+  .annotate(OpenApi.Description, "Capability callbacks of durable webhook calls") {}
 
 export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   .add(
@@ -318,6 +398,14 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
       success: Schema.Struct({ status: Schema.Literal("ready"), migration: Schema.Int }),
       error: Unavailable,
     }).annotate(OpenApi.Description, "The database is reachable and every migration is applied."),
+    HttpApiEndpoint.get("metrics", "/metrics", {
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain" })),
+      error: Unavailable,
+    }).annotate(
+      OpenApi.Description,
+      "Prometheus text format: runs by status (from the database), and this replica's tool calls, webhook latency, " +
+        "snapshot bytes and resumes.",
+    ),
     HttpApiEndpoint.get("openapi", "/openapi.yaml", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/yaml" })),
     }).annotate(OpenApi.Description, "This document."),
@@ -327,10 +415,14 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
 export class Api extends HttpApi.make("codemode")
   .add(RunsGroup)
   .add(ToolsGroup)
+  .add(CallsGroup)
+  .add(CallbacksGroup)
   .add(SystemGroup)
   .annotate(OpenApi.Title, "codemode execution service")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(
     OpenApi.Description,
-    "Execute, suspend and resume codemode programs over HTTP. Tools are webhooks, signed per Standard Webhooks.",
+    "Execute, suspend and resume codemode programs over HTTP. Tools are webhooks, signed per Standard Webhooks. " +
+      "Every mutating /v1 request accepts an `Idempotency-Key` header: a repeat with the same key and request answers " +
+      "the stored response (with `idempotent-replayed: true`), the same key with a different request answers 409.",
   ) {}

@@ -18,6 +18,12 @@
  * | `CODEMODE_CONTROL_TIMEOUT_MS` | 10000              | how long suspend/cancel wait for the owning replica      |
  * | `CODEMODE_WEBHOOK_TIMEOUT_MS` | 30000              | webhook tool timeout when the tool sets none             |
  * | `CODEMODE_WEBHOOK_RETRIES`    | 3                  | retries of idempotent webhook calls (network / 5xx)      |
+ * | `CODEMODE_WEBHOOK_ALLOW`      | (empty)            | hosts / addresses / CIDRs webhooks may reach although    |
+ * |                               |                    | loopback, private or link-local (outbound.ts)            |
+ * | `CODEMODE_PUBLIC_URL`         | (unset)            | this service's URL as tools reach it: the base of the    |
+ * |                               |                    | callback URL of durable calls (relative when unset)      |
+ * | `CODEMODE_WEBHOOK_MAX_REQUEST_BYTES` | 1048576     | largest webhook request body (the call's input)          |
+ * | `CODEMODE_WEBHOOK_MAX_REPLY_BYTES`   | 1048576     | largest webhook reply read (the call fails above it)     |
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -41,6 +47,10 @@ export interface ServerConfigShape {
   readonly controlTimeoutMs: number
   readonly webhookTimeoutMs: number
   readonly webhookRetries: number
+  readonly webhookAllow: string
+  readonly publicUrl: string
+  readonly webhookMaxRequestBytes: number
+  readonly webhookMaxReplyBytes: number
 }
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
@@ -70,6 +80,10 @@ export const config: Config.Config<ServerConfigShape> = Config.all({
   webhookRetries: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "CODEMODE_WEBHOOK_RETRIES").pipe(
     Config.withDefault(3),
   ),
+  webhookAllow: Config.String("CODEMODE_WEBHOOK_ALLOW").pipe(Config.withDefault("")),
+  publicUrl: Config.String("CODEMODE_PUBLIC_URL").pipe(Config.withDefault(""), Config.map((u) => u.replace(/\/+$/, ""))),
+  webhookMaxRequestBytes: positive("CODEMODE_WEBHOOK_MAX_REQUEST_BYTES", 1024 * 1024),
+  webhookMaxReplyBytes: positive("CODEMODE_WEBHOOK_MAX_REPLY_BYTES", 1024 * 1024),
 })
 
 export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("codemode/server/ServerConfig") {

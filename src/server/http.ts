@@ -24,21 +24,26 @@ import {
   NotFound,
   Tenant,
   Unavailable,
+  type Unauthorized,
   type ApiError,
   type Catalog,
   type CatalogTool,
   type RegisterTool,
 } from "./api.ts"
 import * as Auth from "./auth.ts"
+import * as Idempotency from "./idempotency.ts"
 import { ServerConfig } from "./config.ts"
 import { appliedMigration, latestMigration } from "./db.ts"
 import { Executor, type SuspendRefused } from "./executor.ts"
 import { yaml } from "./openapi.ts"
 import type { Registrations, ToolNotFound, ToolPathConflict, UnknownToolFilter } from "./registry.ts"
 import { ToolRegistry } from "./registry.ts"
-import { Runs, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
+import { Metrics, runsByStatus } from "./metrics.ts"
+import { Webhooks } from "./webhooks.ts"
+import { Runs, type CallNotFound, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
 
 type DomainError =
+  | CallNotFound
   | RunNotFound
   | RunConflict
   | ControlTimeout
@@ -53,10 +58,12 @@ type DomainError =
 const detail = (kind: string, message: string) => ({ error: { kind, message } })
 
 /** The choke point for domain errors: each tag has its answer. */
-export const toApiError = (e: DomainError): Effect.Effect<never, ApiError> => {
+export const toApiError = (e: DomainError): Effect.Effect<never, Exclude<ApiError, Unauthorized>> => {
   switch (e._tag) {
     case "RunNotFound":
       return Effect.fail(new NotFound(detail("RunNotFound", e.message)))
+    case "CallNotFound":
+      return Effect.fail(new NotFound(detail("CallNotFound", e.message)))
     case "ToolNotFound":
       return Effect.fail(new NotFound(detail("ToolNotFound", e.message)))
     case "RunConflict":
@@ -80,7 +87,7 @@ export const toApiError = (e: DomainError): Effect.Effect<never, ApiError> => {
   }
 }
 
-const handle = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, ApiError, R> =>
+const handle = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, Exclude<ApiError, Unauthorized>, R> =>
   Effect.catch(effect, toApiError)
 
 /** Runs `f` for the request's tenant (decided by the auth middleware). */
@@ -98,11 +105,38 @@ const RunsHandlers = HttpApiBuilder.group(
       .handle("create", ({ payload }) => handle(withTenant((t) => runs.create(t, payload))))
       .handle("list", ({ query }) => handle(withTenant((t) => runs.list(t, query))))
       .handle("get", ({ params }) => handle(withTenant((t) => runs.get(t, params.id))))
+      .handle("events", ({ params, request }) => {
+        const last = request.headers["last-event-id"]
+        if (last !== undefined && !/^\d{1,19}$/.test(last)) {
+          return Effect.fail(new BadRequest(detail("InvalidLastEventId", "Last-Event-ID must be the id of an event this stream sent")))
+        }
+        return handle(withTenant((t) => runs.events(t, params.id, last)))
+      })
       .handle("suspend", ({ params }) => handle(withTenant((t) => runs.suspend(t, params.id))))
       .handle("resume", ({ params, payload }) =>
         handle(withTenant((t) => runs.resume(t, params.id, payload.wait ?? true))),
       )
       .handle("cancel", ({ params }) => handle(withTenant((t) => runs.cancel(t, params.id))))
+  }),
+)
+
+const CallsHandlers = HttpApiBuilder.group(
+  Api,
+  "calls",
+  Effect.fn(function* (handlers) {
+    const runs = yield* Runs
+    return handlers.handle("complete", ({ params, payload }) =>
+      handle(withTenant((tenant) => runs.complete({ tenant, key: params.key }, payload))),
+    )
+  }),
+)
+
+const CallbacksHandlers = HttpApiBuilder.group(
+  Api,
+  "callbacks",
+  Effect.fn(function* (handlers) {
+    const runs = yield* Runs
+    return handlers.handle("complete", ({ params, payload }) => handle(runs.complete({ token: params.token }, payload)))
   }),
 )
 
@@ -124,11 +158,8 @@ const toCatalog = (registrations: Registrations, executor: Executor["Service"]):
   }
 }
 
-/** Why a registration cannot be accepted (durable tools wait for issue 7; the engine must accept the schemas). */
+/** Why a registration cannot be accepted (the engine must accept the schemas). */
 const refusal = (executor: Executor["Service"], path: string, tool: RegisterTool): BadRequest | undefined => {
-  if (tool.mode === "durable") {
-    return new BadRequest(detail("Unsupported", 'Durable webhook tools (mode "durable") are not supported by this server yet'))
-  }
   const refused = executor.check({ path, description: tool.description, input: tool.input, output: tool.output })
   return refused === undefined ? undefined : new BadRequest(detail("InvalidTool", refused))
 }
@@ -139,11 +170,18 @@ const ToolsHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const registry = yield* ToolRegistry
     const executor = yield* Executor
+    const webhooks = yield* Webhooks
     return handlers
-      .handle("put", ({ params, payload }) => {
-        const refused = refusal(executor, params.path, payload)
-        return refused !== undefined ? Effect.fail(refused) : handle(withTenant((t) => registry.put(t, params.path, payload)))
-      })
+      .handle("put", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const refused = refusal(executor, params.path, payload)
+          if (refused !== undefined) return yield* refused
+          // Outbound safety: checked here and again at every call (the address may change: DNS rebinding).
+          const unsafe = yield* webhooks.checkUrl(payload.url)
+          if (unsafe !== undefined) return yield* new BadRequest(detail("WebhookUrlRefused", unsafe))
+          return yield* handle(withTenant((t) => registry.put(t, params.path, payload)))
+        }),
+      )
       .handle("list", () => handle(withTenant((t) => Effect.map(registry.all(t), (r) => toCatalog(r, executor)))))
       .handle("delete", ({ params }) => handle(withTenant((t) => registry.remove(t, params.path))))
       .handle("putNamespace", ({ params, payload }) =>
@@ -157,6 +195,8 @@ const SystemHandlers = HttpApiBuilder.group(
   "system",
   Effect.fn(function* (handlers) {
     const sql = yield* SqlClient.SqlClient
+    const metrics = yield* Metrics
+    const runs = yield* Runs
     const latest = latestMigration()
     return handlers
       .handle("health", () => Effect.succeed({ status: "ok" as const }))
@@ -167,6 +207,17 @@ const SystemHandlers = HttpApiBuilder.group(
             return yield* new Unavailable(detail("MigrationsPending", `Migration ${applied} of ${latest} is applied`))
           }
           return { status: "ready" as const, migration: applied }
+        }).pipe(
+          Effect.catchTags({
+            SqlError: () => Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database does not answer"))),
+            TimeoutError: () => Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database does not answer"))),
+          }),
+        ),
+      )
+      .handle("metrics", () =>
+        Effect.gen(function* () {
+          const byStatus = yield* runsByStatus.pipe(Effect.timeout("2 seconds"), Effect.provideService(SqlClient.SqlClient, sql))
+          return metrics.render(byStatus, { codemode_active_runs: yield* runs.activeCount })
         }).pipe(
           Effect.catchTags({
             SqlError: () => Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database does not answer"))),
@@ -217,7 +268,7 @@ const errors = HttpRouter.middleware(
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api).pipe(
     // provideMerge: the route pipeline looks the middleware up again when the routes are built.
-    Layer.provide(Layer.mergeAll(RunsHandlers, ToolsHandlers, SystemHandlers).pipe(Layer.provideMerge(Auth.layer))),
+    Layer.provide(Layer.mergeAll(RunsHandlers, ToolsHandlers, CallsHandlers, CallbacksHandlers, SystemHandlers).pipe(Layer.provideMerge(Layer.merge(Auth.layer, Idempotency.layer)))),
   ),
   errors,
 )

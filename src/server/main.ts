@@ -16,8 +16,10 @@ import { ServerConfig } from "./config.ts"
 import * as Database from "./db.ts"
 import type { DatabaseKind } from "./db.ts"
 import { Executor } from "./executor.ts"
+import { IdempotencyStore } from "./idempotency.ts"
 import { ApiKeys } from "./keys.ts"
 import { routes } from "./http.ts"
+import { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
 import { ToolRegistry } from "./registry.ts"
 import { Runs } from "./runs.ts"
@@ -39,10 +41,11 @@ export const services = (options: ServerOptions = {}) =>
         RunStore.layer,
         ToolRegistry.layer,
         ApiKeys.layer,
+        IdempotencyStore.layer,
         Webhooks.layer,
         options.notifications ?? Notifications.layer,
         options.executor ?? Executor.layer,
-      ),
+      ).pipe(Layer.provideMerge(Metrics.layer)),
     ),
   )
 

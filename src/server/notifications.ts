@@ -20,6 +20,8 @@ export type Notice =
   | { readonly type: "control"; readonly runId: string }
   /** The run's row changed (status, or the owner's reply to a control request). */
   | { readonly type: "changed"; readonly runId: string }
+  /** Events were appended to the run's history (a call started or settled): event streams read them. */
+  | { readonly type: "events"; readonly runId: string }
 
 /** The Postgres channel. https://www.postgresql.org/docs/current/sql-notify.html: payloads stay under 8000 bytes. */
 export const CHANNEL = "codemode_runs"
@@ -27,7 +29,7 @@ export const CHANNEL = "codemode_runs"
 const decode = (payload: string): Notice | undefined => {
   try {
     const n = JSON.parse(payload) as Notice
-    return (n.type === "control" || n.type === "changed") && typeof n.runId === "string" ? n : undefined
+    return (n.type === "control" || n.type === "changed" || n.type === "events") && typeof n.runId === "string" ? n : undefined
   } catch {
     return undefined
   }

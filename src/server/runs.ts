@@ -24,14 +24,19 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
-import type { CreateRun, PendingCall, Result, Run, RunPage, RunStatus } from "./api.ts"
+import { createHash, randomBytes } from "node:crypto"
+import type { CallCompletion, CallOutcome, CreateRun, PendingCall, Result, Run, RunEvent, RunPage, RunStatus } from "./api.ts"
 import { ServerConfig } from "./config.ts"
 import { Executor, type Program, type ToolBinding, SnapshotInvalid, SuspendRefused } from "./executor.ts"
+import { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
-import { ToolRegistry, type Registrations, type UnknownToolFilter } from "./registry.ts"
+import { hashKey } from "./keys.ts"
+import { ToolRegistry, type Registrations, type ToolRow, type UnknownToolFilter } from "./registry.ts"
 import { RunStore, type Control, type RunRow } from "./store.ts"
 import { Webhooks } from "./webhooks.ts"
 
@@ -66,6 +71,12 @@ export class ControlTimeout extends Data.TaggedError("ControlTimeout")<{ readonl
 export class ShuttingDown extends Data.TaggedError("ShuttingDown")<{}> {
   override get message(): string {
     return "This replica is shutting down; send the request to another replica"
+  }
+}
+
+export class CallNotFound extends Data.TaggedError("CallNotFound")<{ readonly key: string }> {
+  override get message(): string {
+    return `No durable call ${this.key} is waiting for a completion`
   }
 }
 
@@ -121,6 +132,20 @@ const failing = (message: string): Program => ({
   suspend: Effect.fail(new SuspendRefused({ reason: "NotSuspendable", detail: message, calls: [] })),
 })
 
+/** JSON with object keys sorted, so equal values give equal text. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  )
+
+/** What makes two `POST /v1/runs` the same request (`wait` only changes how it is answered). */
+export const fingerprint = (request: CreateRun): string =>
+  createHash("sha256")
+    .update(canonical({ code: request.code, tools: request.tools ?? null, limits: request.limits ?? null }))
+    .digest("hex")
+
 export const toView = (row: RunRow, pending: ReadonlyArray<PendingCall> = []): Run => ({
   id: row.id,
   status: row.status,
@@ -140,6 +165,24 @@ export class Runs extends Context.Service<
     readonly suspend: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
     readonly resume: (tenant: string, id: string, wait: boolean) => Effect.Effect<Run, RunsError>
     readonly cancel: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
+    /**
+     * The run's history from the event after `after` (an event id; all when undefined), then its new events as
+     * they happen, from whichever replica writes them; the stream ends once the run has ended and its last event
+     * is sent. A failure of the database ends the stream (the client reconnects with `Last-Event-ID`).
+     */
+    readonly events: (
+      tenant: string,
+      id: string,
+      after: string | undefined,
+    ) => Effect.Effect<Stream.Stream<RunEvent>, RunNotFound | SqlError.SqlError>
+    /**
+     * Completes a started durable call — by key within the tenant, or by its one-time callback token — and wakes
+     * the run waiting for it wherever it executes. Completing again answers the stored outcome.
+     */
+    readonly complete: (
+      where: { readonly tenant: string; readonly key: string } | { readonly token: string },
+      completion: CallCompletion,
+    ) => Effect.Effect<CallOutcome, CallNotFound | SqlError.SqlError>
     /** Runs executing on this replica (for tests and metrics). */
     readonly activeCount: Effect.Effect<number>
     /** Stops taking runs and suspends (or fails) those executing here: the first step of a shutdown. */
@@ -149,7 +192,7 @@ export class Runs extends Context.Service<
   static readonly layer: Layer.Layer<
     Runs,
     never,
-    ServerConfig | RunStore | ToolRegistry | Executor | Webhooks | Notifications
+    ServerConfig | RunStore | ToolRegistry | Executor | Webhooks | Notifications | Metrics
   > = Layer.effect(
     Runs,
     Effect.gen(function* () {
@@ -159,6 +202,7 @@ export class Runs extends Context.Service<
       const executor = yield* Executor
       const webhooks = yield* Webhooks
       const notifications = yield* Notifications
+      const metrics = yield* Metrics
       const me = config.replicaId
       const actives = new Map<string, Active>()
       const requesterPollMs = Math.min(250, config.pollMs)
@@ -178,8 +222,66 @@ export class Runs extends Context.Service<
       // -- executing -------------------------------------------------------------------------------------------
 
       /** Call bookkeeping never fails a call: the webhook's answer matters more than its record. */
-      const record = (write: Effect.Effect<void, SqlError.SqlError>) =>
-        write.pipe(Effect.catch((e) => Effect.logWarning("could not record a tool call", e)))
+      const record = (runId: string, write: Effect.Effect<void, SqlError.SqlError>) =>
+        write.pipe(
+          // Event streams of the run (on any replica) read the new events.
+          Effect.andThen(notifications.publish({ type: "events", runId })),
+          Effect.catch((e) => Effect.logWarning("could not record a tool call", e)),
+        )
+
+      /** Waits until the call has settled (completed on any replica): re-read on every notice, and on a poll. */
+      const awaitOutcome = (runId: string, key: string) =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const subscription = yield* notifications.subscribe
+            const noticeFor = Effect.gen(function* () {
+              for (;;) if ((yield* PubSub.take(subscription)).runId === runId) return
+            })
+            for (;;) {
+              const call = yield* store.callOutcome(runId, key).pipe(
+                Effect.catch((e) => Effect.logWarning("could not read a durable call", e).pipe(Effect.as(undefined))),
+              )
+              if (call?.state === "settled") return call.outcome as { ok: boolean; output?: unknown; error?: { message?: string } }
+              yield* Effect.raceFirst(noticeFor, Effect.sleep(config.pollMs))
+            }
+          }),
+        )
+
+      /**
+       * A durable webhook call: `start` (with a one-time callback URL), save the reply's `data`, then wait for the
+       * completion — `POST /v1/calls/{key}/complete` or the callback, on any replica. Until runs can be suspended
+       * while they wait, the run waits here, in memory. When the run is cancelled (not on any other interruption),
+       * the tool gets `{ type: "cancel", key, data }`.
+       */
+      const durableCall = (runId: string, tool: ToolRow, key: string, input: unknown) => {
+        let accepted: { readonly data: unknown } | undefined
+        return Effect.gen(function* () {
+          const token = randomBytes(32).toString("base64url")
+          yield* record(runId, store.callStarted(runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
+          const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
+          const data = yield* webhooks.start(tool, { key, runId, input, callbackUrl }).pipe(
+            Effect.tapError((e) =>
+              Effect.sync(() => metrics.call(tool.mode, false)).pipe(
+                Effect.andThen(record(runId, store.callSettled(runId, key, { ok: false, error: { kind: "ToolFailure", message: e.message } }))),
+              ),
+            ),
+          )
+          accepted = { data }
+          yield* record(runId, store.callAccepted(runId, key, data))
+          const outcome = yield* awaitOutcome(runId, key)
+          metrics.call(tool.mode, outcome.ok)
+          if (outcome.ok) return outcome.output
+          return yield* Effect.fail(new Error(`Durable tool ${tool.path} failed: ${outcome.error?.message ?? "no message"}`))
+        }).pipe(
+          Effect.onInterrupt(() =>
+            accepted !== undefined && actives.get(runId)?.stop === "cancel"
+              ? webhooks.cancel(tool, { key, data: accepted.data }).pipe(
+                  Effect.catch((e) => Effect.logWarning(`could not tell ${tool.path} that call ${key} was cancelled`, e)),
+                )
+              : Effect.void,
+          ),
+        )
+      }
 
       const bindings = (runId: string, registrations: Registrations): ReadonlyArray<ToolBinding> =>
         registrations.tools.map((tool) => ({
@@ -189,12 +291,18 @@ export class Runs extends Context.Service<
           output: tool.output,
           mode: tool.mode === "idempotent" ? "idempotent" : "plain",
           call: (input, { key }) =>
-            record(store.callStarted(runId, { key, path: tool.path, mode: tool.mode, input })).pipe(
+            tool.mode === "durable" ? durableCall(runId, tool, key, input) : record(runId, store.callStarted(runId, { key, path: tool.path, mode: tool.mode, input })).pipe(
               Effect.andThen(webhooks.call(tool, { key, runId, input })),
               // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
-              Effect.tap((output) => record(store.callSettled(runId, key, { ok: true, output: output ?? null }))),
+              Effect.tap((output) =>
+                Effect.sync(() => metrics.call(tool.mode, true)).pipe(
+                  Effect.andThen(record(runId, store.callSettled(runId, key, { ok: true, output: output ?? null }))),
+                ),
+              ),
               Effect.tapError((e) =>
-                record(store.callSettled(runId, key, { ok: false, error: { kind: "ToolFailure", message: e.message } })),
+                Effect.sync(() => metrics.call(tool.mode, false)).pipe(
+                  Effect.andThen(record(runId, store.callSettled(runId, key, { ok: false, error: { kind: "ToolFailure", message: e.message } }))),
+                ),
               ),
             ),
         }))
@@ -230,6 +338,7 @@ export class Runs extends Context.Service<
               : store.finish(row.id, me, outcome.ok ? "succeeded" : "failed", outcome),
           )
           if (saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
+          else if (outcome.ok === "suspended") metrics.snapshot(outcome.state.length)
         }).pipe(
           Effect.onInterrupt(() =>
             Effect.gen(function* () {
@@ -418,7 +527,10 @@ export class Runs extends Context.Service<
           if (row.status === "succeeded" || row.status === "failed") return yield* finished(row, "cancelled")
           if (row.status === "suspended") {
             const cancelled = yield* store.cancel(tenant, id, "suspended")
-            if (cancelled !== undefined) return yield* view(cancelled)
+            if (cancelled !== undefined) {
+              yield* notifications.publish({ type: "changed", runId: id })
+              return yield* view(cancelled)
+            }
           } else {
             const active = actives.get(id)
             if (active !== undefined) {
@@ -444,8 +556,18 @@ export class Runs extends Context.Service<
         const filter = request.tools ?? null
         const registrations = yield* registry.resolve(tenant, filter, true)
         const limits = { timeoutMs: config.defaultTimeoutMs, ...request.limits }
-        const row = yield* store.insert({ id, tenant, code: request.code, limits, tools: filter, owner: me, leaseMs: config.leaseMs })
-        if (row === undefined) return yield* new RunConflict({ id, kind: "RunExists", detail: `A run with id ${id} already exists` })
+        const requestHash = fingerprint(request)
+        const row = yield* store.insert({ id, tenant, code: request.code, limits, tools: filter, owner: me, leaseMs: config.leaseMs, requestHash })
+        if (row === undefined) {
+          // The same request again (a client retrying with its own id) answers the run it made; anything else —
+          // another request, or another tenant's run — is a conflict.
+          const existing = yield* store.get(tenant, id)
+          if (existing === undefined || existing.requestHash !== requestHash) {
+            return yield* new RunConflict({ id, kind: "RunExists", detail: `A run with id ${id} already exists (made by a different request)` })
+          }
+          const active = actives.get(id)
+          return yield* active === undefined ? view(existing) : answer(active, existing, request.wait ?? true)
+        }
         const program = yield* executor
           .program({ runId: id, code: request.code, tools: bindings(id, registrations), namespaces: registrations.namespaces, limits })
           .pipe(Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))))
@@ -461,6 +583,8 @@ export class Runs extends Context.Service<
           return yield* new RunConflict({ id, kind: "RunNotSuspended", detail: `Run ${id} is ${row.status}, not suspended` })
         }
         const { row } = claimed
+        metrics.resumed()
+        yield* notifications.publish({ type: "changed", runId: id })
         const registrations = yield* registry.resolve(tenant, row.tools, false)
         const program = yield* executor
           .resume({ runId: id, state: claimed.snapshot, tools: bindings(id, registrations), namespaces: registrations.namespaces })
@@ -492,7 +616,70 @@ export class Runs extends Context.Service<
         }
       })
 
+      const ended = (status: RunStatus) => status === "succeeded" || status === "failed" || status === "cancelled"
+      const PAGE = 500
+
+      const events = Effect.fn("Runs.events")(function* (tenant: string, id: string, after: string | undefined) {
+        yield* load(tenant, id)
+        return Stream.callback<RunEvent>((queue) =>
+          Effect.gen(function* () {
+            const subscription = yield* notifications.subscribe
+            const noticeFor = Effect.gen(function* () {
+              for (;;) if ((yield* PubSub.take(subscription)).runId === id) return
+            })
+            let cursor = after ?? "0"
+            for (;;) {
+              // The row first: when it has ended, every event written with its final status is already committed.
+              const row = yield* store.get(tenant, id)
+              const batch = yield* store.events(id, cursor, PAGE)
+              for (const e of batch) {
+                const data: Record<string, unknown> = { ...(e.data as Record<string, unknown>), at: e.at.toISOString() }
+                // The final event carries the Result (value or error, logs, tool calls).
+                if ((e.type === "run.succeeded" || e.type === "run.failed") && row?.result != null) data["result"] = row.result
+                yield* Queue.offer(queue, { id: e.id, event: e.type, data: JSON.stringify(data) })
+                cursor = e.id
+              }
+              if (batch.length === PAGE) continue
+              if (row === undefined || ended(row.status)) break
+              // A replica shutting down ends its streams; clients reconnect elsewhere with Last-Event-ID.
+              if (draining) break
+              yield* Effect.raceFirst(noticeFor, Effect.sleep(config.pollMs))
+            }
+          }).pipe(
+            Effect.catch((e) => Effect.logWarning(`the event stream of run ${id} stopped`, e)),
+            Effect.ensuring(Queue.end(queue)),
+          ),
+        )
+      })
+
+      const complete = Effect.fn("Runs.complete")(function* (
+        where: { readonly tenant: string; readonly key: string } | { readonly token: string },
+        completion: CallCompletion,
+      ) {
+        const outcome = completion.ok
+          ? { ok: true, output: completion.output ?? null }
+          : { ok: false, error: { kind: "ToolFailure", message: completion.error.message } }
+        const done = yield* store.completeCall("token" in where ? { callbackHash: hashKey(where.token) } : where, outcome)
+        if (done === undefined) return yield* new CallNotFound({ key: "token" in where ? "(callback)" : where.key })
+        if (done.completed) yield* notifications.publish({ type: "events", runId: done.runId })
+        // A call settled otherwise (the run was cancelled) has an outcome without a message: give it one.
+        const stored = done.outcome as { ok?: unknown; output?: unknown; error?: { kind?: unknown; message?: unknown } } | null
+        const answer: CallOutcome["outcome"] =
+          stored?.ok === true
+            ? { ok: true, output: (stored.output ?? null) as Extract<CallOutcome["outcome"], { ok: true }>["output"] }
+            : {
+                ok: false,
+                error: {
+                  kind: typeof stored?.error?.kind === "string" ? stored.error.kind : "ToolFailure",
+                  message: typeof stored?.error?.message === "string" ? stored.error.message : "The call ended when its run was cancelled",
+                },
+              }
+        return { key: done.key, runId: done.runId, outcome: answer }
+      })
+
       return Runs.of({
+        complete,
+        events,
         create,
         get,
         list,

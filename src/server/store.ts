@@ -34,6 +34,8 @@ export interface RunRow {
   readonly control: Control | null
   readonly version: number
   readonly seq: string
+  /** The fingerprint of the request that created the run (`Runs.create`), null for runs made before it existed. */
+  readonly requestHash: string | null
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -52,6 +54,7 @@ export interface NewRun {
   readonly tools: ReadonlyArray<string> | null
   readonly owner: string
   readonly leaseMs: number
+  readonly requestHash: string
 }
 
 export interface ListQuery {
@@ -96,9 +99,31 @@ export class RunStore extends Context.Service<
       leaseMs: number,
     ) => E<ReadonlyArray<{ readonly id: string; readonly control: Control | null }>>
     /** A call begins (or begins again, for a repeated idempotent call). */
-    readonly callStarted: (runId: string, call: { key: string; path: string; mode: string; input: unknown }) => E<void>
+    readonly callStarted: (
+      runId: string,
+      call: { key: string; path: string; mode: string; input: unknown; callbackHash?: string | undefined },
+    ) => E<void>
+    /** A durable call's `start` was accepted: its data is saved and it waits for its completion. */
+    readonly callAccepted: (runId: string, key: string, data: unknown) => E<void>
+    /** A call's state and outcome (undefined when there is no such call). */
+    readonly callOutcome: (runId: string, key: string) => E<{ readonly state: string; readonly outcome: unknown } | undefined>
+    /**
+     * Completes a durable call that has not settled — found by key within the tenant, or by the hash of its
+     * callback token. The call as it is after: `completed` false when it had already settled (its stored outcome
+     * is answered); undefined when there is no such durable call.
+     */
+    readonly completeCall: (
+      where: { readonly tenant: string; readonly key: string } | { readonly callbackHash: string },
+      outcome: unknown,
+    ) => E<{ readonly runId: string; readonly key: string; readonly outcome: unknown; readonly completed: boolean } | undefined>
     readonly callSettled: (runId: string, key: string, outcome: unknown) => E<void>
     readonly appendEvent: (runId: string, type: string, data: unknown) => E<void>
+    /** The run's events after the event `after` (a decimal id; "0" for all), oldest first, at most `limit`. */
+    readonly events: (
+      runId: string,
+      after: string,
+      limit: number,
+    ) => E<ReadonlyArray<{ readonly id: string; readonly type: string; readonly data: unknown; readonly at: Date }>>
   }
 >()("codemode/server/RunStore") {
   static readonly layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
@@ -109,7 +134,7 @@ export class RunStore extends Context.Service<
       const json = (v: unknown) => pg.json(v)
       const lease = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
       const columns = sql.literal(`id, tenant, status, code, limits, tools, result, owner, control, version,
-        seq::text AS seq, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
+        seq::text AS seq, request_hash, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
 
       interface Raw {
         readonly id: string
@@ -123,6 +148,7 @@ export class RunStore extends Context.Service<
         readonly control: Control | null
         readonly version: number
         readonly seq: string
+        readonly request_hash: string | null
         readonly created_at: Date
         readonly updated_at: Date
         readonly lease_expired: boolean
@@ -140,6 +166,7 @@ export class RunStore extends Context.Service<
         control: r.control,
         version: r.version,
         seq: r.seq,
+        requestHash: r.request_hash,
         createdAt: r.created_at,
         updatedAt: r.updated_at,
       })
@@ -147,9 +174,9 @@ export class RunStore extends Context.Service<
       const insert = Effect.fn("RunStore.insert")(function* (run: NewRun) {
         const rows = yield* sql<Raw>`
           WITH r AS (
-            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at)
+            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash)
             VALUES (${run.id}, ${run.tenant}, 'running', ${run.code}, ${json(run.limits)},
-                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)})
+                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash})
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json({ owner: run.owner })} FROM r)
@@ -281,13 +308,15 @@ export class RunStore extends Context.Service<
 
       const callStarted = Effect.fn("RunStore.callStarted")(function* (
         runId: string,
-        call: { key: string; path: string; mode: string; input: unknown },
+        call: { key: string; path: string; mode: string; input: unknown; callbackHash?: string | undefined },
       ) {
         yield* sql`
           WITH c AS (
-            INSERT INTO calls (run_id, key, path, mode, input, state, attempts)
-            VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'running', 1)
-            ON CONFLICT (run_id, key) DO UPDATE SET state = 'running', attempts = calls.attempts + 1, updated_at = now()
+            INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash)
+            VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'running', 1,
+                    ${call.callbackHash ?? null})
+            ON CONFLICT (run_id, key) DO UPDATE SET state = 'running', attempts = calls.attempts + 1, updated_at = now(),
+              callback_hash = coalesce(excluded.callback_hash, calls.callback_hash)
             RETURNING run_id, attempts
           )
           INSERT INTO events (run_id, type, data)
@@ -308,7 +337,59 @@ export class RunStore extends Context.Service<
         yield* sql`INSERT INTO events (run_id, type, data) VALUES (${runId}, ${type}, ${json(data)})`
       })
 
+      const events = Effect.fn("RunStore.events")(function* (runId: string, after: string, limit: number) {
+        const rows = yield* sql<{ id: string; type: string; data: unknown; created_at: Date }>`
+          SELECT id::text AS id, type, data, created_at FROM events
+          WHERE run_id = ${runId} AND id > ${after}::bigint ORDER BY id LIMIT ${limit}`
+        return rows.map((r) => ({ id: r.id, type: r.type, data: r.data, at: r.created_at }))
+      })
+
+      const callAccepted = Effect.fn("RunStore.callAccepted")(function* (runId: string, key: string, data: unknown) {
+        yield* sql`
+          WITH c AS (
+            UPDATE calls SET state = 'started', data = ${json(data ?? null)}, updated_at = now()
+            WHERE run_id = ${runId} AND key = ${key} AND state <> 'settled'
+            RETURNING run_id
+          )
+          INSERT INTO events (run_id, type, data) SELECT run_id, 'call.accepted', ${json({ key, data: data ?? null })} FROM c`
+      })
+
+      const callOutcome = Effect.fn("RunStore.callOutcome")(function* (runId: string, key: string) {
+        const rows = yield* sql<{ state: string; outcome: unknown }>`
+          SELECT state, outcome FROM calls WHERE run_id = ${runId} AND key = ${key}`
+        return rows[0]
+      })
+
+      const completeCall = Effect.fn("RunStore.completeCall")(function* (
+        where: { readonly tenant: string; readonly key: string } | { readonly callbackHash: string },
+        outcome: unknown,
+      ) {
+        const match =
+          "callbackHash" in where
+            ? sql`c.callback_hash = ${where.callbackHash}`
+            : sql`c.key = ${where.key} AND c.run_id IN (SELECT id FROM runs WHERE tenant = ${where.tenant})`
+        const done = yield* sql<{ run_id: string; key: string }>`
+          WITH c AS (
+            UPDATE calls c SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
+            WHERE ${match} AND c.mode = 'durable' AND c.state <> 'settled'
+            RETURNING c.run_id, c.key
+          ), e AS (
+            INSERT INTO events (run_id, type, data)
+            SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(outcome)}::jsonb) FROM c
+          )
+          SELECT run_id, key FROM c`
+        if (done[0] !== undefined) return { runId: done[0].run_id, key: done[0].key, outcome, completed: true }
+        const rows = yield* sql<{ run_id: string; key: string; outcome: unknown }>`
+          SELECT c.run_id, c.key, c.outcome FROM calls c WHERE ${match} AND c.mode = 'durable' AND c.state = 'settled'`
+        const r = rows[0]
+        return r === undefined ? undefined : { runId: r.run_id, key: r.key, outcome: r.outcome, completed: false }
+      })
+
       return RunStore.of({
+        callAccepted,
+        callOutcome,
+        completeCall,
+        events,
         insert,
         get,
         list,

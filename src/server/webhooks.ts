@@ -5,7 +5,9 @@
  * `WebhookError` with a message that says which tool, which URL and what went wrong — the program sees it as
  * the tool's failure. Every failure says whether repeating the request could help (`retryable`: network errors,
  * timeouts, 5xx and 429); only `idempotent` tools are repeated, with exponential backoff, and always with the
- * same `webhook-id` (the call key) so the receiver can tell a retry from a new call. Redirects are not followed.
+ * same `webhook-id` (the call key) so the receiver can tell a retry from a new call. Redirects are not followed,
+ * loopback/private/link-local addresses are refused unless allowed, and both bodies have size limits
+ * (`outbound.ts`, issue 7 "Outbound safety").
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -14,15 +16,14 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { ServerConfig } from "./config.ts"
+import { Metrics } from "./metrics.ts"
 import type { ToolRow } from "./registry.ts"
+import { AddressRefused, check, InvalidAllowList, policy, post, ReplyTooLarge, type Policy } from "./outbound.ts"
 import { headers as signatureHeaders } from "./signing.ts"
-
-/** Replies above this size are refused rather than buffered. */
-export const MAX_REPLY_BYTES = 10 * 1024 * 1024
 
 export class WebhookError extends Data.TaggedError("WebhookError")<{
   readonly path: string
-  readonly reason: "Unreachable" | "Timeout" | "Status" | "InvalidReply"
+  readonly reason: "Unreachable" | "Timeout" | "Status" | "InvalidReply" | "Refused" | "TooLarge"
   readonly retryable: boolean
   readonly detail: string
   readonly status?: number
@@ -55,6 +56,8 @@ const snippet = (text: string): string => {
 
 /** What went wrong on the network, without echoing the URL (fetch's own messages include it). */
 const describeNetworkError = (cause: unknown): string => {
+  const code = (cause as { code?: unknown })?.code
+  if (typeof code === "string") return code
   const inner = (cause as { cause?: { code?: string } })?.cause
   if (typeof inner?.code === "string") return inner.code
   const name = cause instanceof Error ? cause.name : ""
@@ -66,12 +69,24 @@ export class Webhooks extends Context.Service<
   {
     /** Calls the tool once (or, for an idempotent tool, until a non-retryable outcome or the retries run out). */
     readonly call: (tool: ToolRow, call: WebhookCall) => Effect.Effect<unknown, WebhookError>
+    /** Starts a durable call: `{ type: "start", …, callbackUrl }`; answers the reply's `data`. */
+    readonly start: (tool: ToolRow, call: WebhookCall & { readonly callbackUrl: string }) => Effect.Effect<unknown, WebhookError>
+    /** Tells a durable tool its started call's run was cancelled: `{ type: "cancel", key, data }`. */
+    readonly cancel: (tool: ToolRow, call: { readonly key: string; readonly data: unknown }) => Effect.Effect<void, WebhookError>
+    /** Why a tool URL may not be registered (it reaches a forbidden address), or undefined. */
+    readonly checkUrl: (url: string) => Effect.Effect<string | undefined>
+    readonly policy: Policy
   }
 >()("codemode/server/Webhooks") {
-  static readonly layer: Layer.Layer<Webhooks, never, ServerConfig> = Layer.effect(
+  static readonly layer: Layer.Layer<Webhooks, never, ServerConfig | Metrics> = Layer.effect(
     Webhooks,
     Effect.gen(function* () {
       const config = yield* ServerConfig
+      const metrics = yield* Metrics
+      const outbound = yield* Effect.try({
+        try: () => policy(config.webhookAllow),
+        catch: (e) => (e instanceof InvalidAllowList ? e : new InvalidAllowList(String(e))),
+      }).pipe(Effect.orDie)
 
       const attempt = (tool: ToolRow, body: string, key: string, timeoutMs: number) => {
         const where = displayUrl(tool.url)
@@ -79,33 +94,33 @@ export class Webhooks extends Context.Service<
           const fail = (reason: WebhookError["reason"], retryable: boolean, detail: string, status?: number) =>
             new WebhookError({ path: tool.path, reason, retryable, detail, ...(status === undefined ? {} : { status }) })
           const seconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          if (Buffer.byteLength(body) > config.webhookMaxRequestBytes) {
+            return yield* fail("TooLarge", false, `the request to ${where} would be larger than ${config.webhookMaxRequestBytes} bytes`)
+          }
           const response = yield* Effect.tryPromise({
             try: (signal) =>
-              fetch(tool.url, {
-                method: "POST",
-                body,
-                redirect: "manual",
+              post(outbound, tool.url, body, {
                 signal,
+                maxReplyBytes: config.webhookMaxReplyBytes,
                 headers: {
                   "content-type": "application/json",
                   "user-agent": "codemode-webhooks",
                   ...signatureHeaders(tool.secret, key, seconds, body),
                 },
               }),
-            catch: (cause) => fail("Unreachable", true, `POST ${where} could not be reached: ${describeNetworkError(cause)}`),
+            catch: (cause) =>
+              cause instanceof AddressRefused
+                ? fail("Refused", false, `POST ${where} refused: ${cause.message}`)
+                : cause instanceof ReplyTooLarge
+                  ? fail("InvalidReply", false, `POST ${where} replied with more than ${config.webhookMaxReplyBytes} bytes`)
+                  : fail("Unreachable", true, `POST ${where} could not be reached: ${describeNetworkError(cause)}`),
           })
-          const text = yield* Effect.tryPromise({
-            try: () => response.text(),
-            catch: (cause) => fail("Unreachable", true, `POST ${where}: the reply broke off: ${describeNetworkError(cause)}`),
-          })
+          const text = response.text
           const status = response.status
           if (status < 200 || status > 299) {
             const retryable = status >= 500 || status === 429
             const body = text === "" ? "" : `: ${snippet(text)}`
             return yield* fail("Status", retryable, `POST ${where} answered ${status}${body}`, status)
-          }
-          if (text.length > MAX_REPLY_BYTES) {
-            return yield* fail("InvalidReply", false, `POST ${where} replied with more than ${MAX_REPLY_BYTES} bytes`)
           }
           let reply: unknown
           try {
@@ -116,7 +131,7 @@ export class Webhooks extends Context.Service<
           if (typeof reply !== "object" || reply === null || Array.isArray(reply)) {
             return yield* fail("InvalidReply", false, `POST ${where} replied ${status} without a JSON object { output }`)
           }
-          return (reply as { output?: unknown }).output
+          return reply as { readonly output?: unknown; readonly data?: unknown }
         }).pipe(
           Effect.timeoutOrElse({
             duration: timeoutMs,
@@ -133,20 +148,55 @@ export class Webhooks extends Context.Service<
         )
       }
 
-      const call = Effect.fn("Webhooks.call")(function* (tool: ToolRow, call: WebhookCall) {
-        const body = JSON.stringify({ type: "call", key: call.key, runId: call.runId, path: tool.path, input: call.input ?? null })
-        const once = attempt(tool, body, call.key, tool.timeoutMs ?? config.webhookTimeoutMs)
-        if (tool.mode !== "idempotent" || config.webhookRetries === 0) return yield* once
-        return yield* once.pipe(
+      /** One attempt, timed into the latency histogram (by outcome: ok or the failure's reason). */
+      const timed = (tool: ToolRow, body: string, key: string, timeoutMs: number) =>
+        Effect.gen(function* () {
+          const started = yield* Clock.currentTimeMillis
+          return yield* attempt(tool, body, key, timeoutMs).pipe(
+            Effect.onExit((exit) =>
+              Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                Effect.sync(() =>
+                  metrics.webhook(
+                    (now - started) / 1000,
+                    exit._tag === "Success" ? "ok" : (exit.cause.reasons.find((r) => r._tag === "Fail") as { error?: WebhookError } | undefined)?.error?.reason ?? "interrupted",
+                  ),
+                ),
+              ),
+            ),
+          )
+        })
+
+      /** Sends one message to the tool, repeating it on retryable failures when `retry` says so. */
+      const send = (tool: ToolRow, message: Record<string, unknown>, key: string, retry: boolean) => {
+        const once = timed(tool, JSON.stringify(message), key, tool.timeoutMs ?? config.webhookTimeoutMs)
+        if (!retry || config.webhookRetries === 0) return once
+        return once.pipe(
           Effect.retry({
             schedule: Schedule.exponential("100 millis", 2).pipe(Schedule.jittered),
             times: config.webhookRetries,
             while: (e) => e.retryable,
           }),
         )
+      }
+
+      const call = Effect.fn("Webhooks.call")(function* (tool: ToolRow, call: WebhookCall) {
+        const message = { type: "call", key: call.key, runId: call.runId, path: tool.path, input: call.input ?? null }
+        return (yield* send(tool, message, call.key, tool.mode === "idempotent")).output
       })
 
-      return Webhooks.of({ call })
+      // Durable tools: `start` and `cancel` carry the call key as webhook-id, so repeating them is safe.
+      const start = Effect.fn("Webhooks.start")(function* (tool: ToolRow, call: WebhookCall & { readonly callbackUrl: string }) {
+        const message = { type: "start", key: call.key, runId: call.runId, path: tool.path, input: call.input ?? null, callbackUrl: call.callbackUrl }
+        return (yield* send(tool, message, call.key, true)).data
+      })
+
+      const cancel = Effect.fn("Webhooks.cancel")(function* (tool: ToolRow, call: { readonly key: string; readonly data: unknown }) {
+        yield* send(tool, { type: "cancel", key: call.key, data: call.data ?? null }, call.key, true)
+      })
+
+      const checkUrl = (url: string) => Effect.promise(() => check(outbound, url))
+
+      return Webhooks.of({ call, start, cancel, checkUrl, policy: outbound })
     }),
   )
 }

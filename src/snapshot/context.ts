@@ -7,6 +7,7 @@
 import type { CodeObject } from "../compiler/code.ts"
 import type { NativeImpl } from "../runtime/function-object.ts"
 import { OP_INFO } from "../vm/opcodes.ts"
+import type { Checker } from "./shape.ts"
 
 export interface RestoreContext {
   /** Every built-in behaviour by `nativeId`: the fresh realm's built-ins, closures (NativeClosures), host functions. */
@@ -17,6 +18,10 @@ export interface RestoreContext {
   readonly host: unknown
   /** Where each instruction of `code` starts (computed once per code object). */
   readonly instructionStarts: (code: CodeObject) => Uint8Array
+  /** For checks run by `validate` hooks. */
+  readonly checker: Checker
+  /** Objects already known to be on an acyclic chain, per kind of chain (registry-runtime.ts `acyclic`). */
+  readonly acyclic: Map<string, Set<object>>
 }
 
 /** Marks the instruction boundaries of a code object (1 at each opcode word, and at the end). */

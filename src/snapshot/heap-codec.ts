@@ -119,7 +119,7 @@ const isPlain = (o: object): boolean => {
 export const encodeHeap = <Ctx>(
   registry: HeapRegistry<Ctx>,
   root: unknown,
-  externals: ReadonlyMap<object, string>,
+  externals: (o: object) => string | undefined,
   patches: Iterable<object> = [],
 ): EncodedHeap => {
   const records: EncodedRecord[] = []
@@ -151,7 +151,7 @@ export const encodeHeap = <Ctx>(
     }
     if (v === null) return null
     const obj = v as object
-    const external = externals.get(obj)
+    const external = externals(obj)
     if (external !== undefined) return { x: external }
     let id = ids.get(obj)
     if (id === undefined) {
@@ -212,7 +212,7 @@ export const encodeHeap = <Ctx>(
   }
 
   for (const obj of patches) {
-    const name = externals.get(obj)
+    const name = externals(obj)
     const cls = registry.classOf(obj)
     if (name === undefined || cls === undefined) throw new Error("codemode bug: a patch of an object that is not a registered external")
     const at = records.length
@@ -239,7 +239,7 @@ const MAX_BIGINT_DIGITS = 1 << 20
 export const decodeHeap = <Ctx>(
   registry: HeapRegistry<Ctx>,
   heap: unknown,
-  externals: ReadonlyMap<string, object>,
+  externals: (name: string) => object | undefined,
   rootShape: Shape,
   ctx: Ctx,
 ): unknown => {
@@ -259,7 +259,7 @@ export const decodeHeap = <Ctx>(
       return Object.create(cls.ctor.prototype as object) as object
     }
     if ("p" in r) {
-      const target = typeof r.p === "string" ? externals.get(r.p) : undefined
+      const target = typeof r.p === "string" ? externals(r.p) : undefined
       if (target === undefined) throw new SnapshotError(`heap record ${i}: patch of an unknown built-in ${JSON.stringify(r.p)}`)
       const cls = registry.classOf(target)
       if (cls === undefined || !Array.isArray(r.f)) throw new SnapshotError(`heap record ${i}: bad patch of ${String(r.p)}`)
@@ -338,7 +338,7 @@ export const decodeHeap = <Ctx>(
         if (s === undefined) throw new SnapshotError(`${where}: unknown host symbol ${v.x}`)
         return s
       }
-      const o = externals.get(v.x)
+      const o = externals(v.x)
       if (o === undefined) throw new SnapshotError(`${where}: unknown built-in ${v.x}`)
       return o
     }
@@ -358,15 +358,24 @@ export const decodeHeap = <Ctx>(
       const w = (flags & WRITABLE) !== 0
       const e = (flags & ENUMERABLE) !== 0
       const c = (flags & CONFIGURABLE) !== 0
+      // A property holds a sandbox value (an accessor, functions or nothing): nothing else may reach a program.
       if ((flags & ACCESSOR) !== 0) {
         if (i + 4 > flat.length || w) throw new SnapshotError(`${where}: bad accessor property`)
         const get = value(flat[i + 2], `${where}.get`)
         const set = value(flat[i + 3], `${where}.set`)
+        if ((get !== undefined && !checker.isInstance(get, "JSObject")) || (set !== undefined && !checker.isInstance(set, "JSObject"))) {
+          throw new SnapshotError(`${where}: bad accessor`)
+        }
         out.set(key, Property.accessorOf(get as never, set as never, e, c))
         i += 4
       } else {
         if (i + 3 > flat.length) throw new SnapshotError(`${where}: truncated property`)
-        out.set(key, Property.data(value(flat[i + 2], `${where}[${String(key)}]`) as never, w, e, c))
+        const v = value(flat[i + 2], `${where}[${String(key)}]`)
+        if (typeof v === "object" && v !== null && !checker.isInstance(v, "JSObject") && !checker.isInstance(v, "SymbolValue")) {
+          throw new SnapshotError(`${where}: a property holds something that is not a sandbox value`)
+        }
+        if (typeof v === "symbol") throw new SnapshotError(`${where}: a property holds a host symbol`)
+        out.set(key, Property.data(v as never, w, e, c))
         i += 3
       }
     }

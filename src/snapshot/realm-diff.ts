@@ -2,23 +2,28 @@
  * "Built-ins are saved by name and only their changes are copied." A resumed run rebuilds a fresh realm from the
  * same build, so an intrinsic needs saving only when the program changed it (a property added to
  * `Array.prototype`, the Math PRNG state, console counters...). `changedIntrinsics` finds those by comparing each
- * intrinsic with the same-named one of a pristine realm, field by field, matching references to other
- * intrinsics by name.
+ * intrinsic with the same-named one of a pristine realm — one built the same way and never run — field by field
+ * as the heap registry lists them (transient host fields are not state), matching references to other intrinsics
+ * by name and comparing anything else structurally.
  */
+import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
+import { PROPERTIES, type HeapRegistry } from "./heap-codec.ts"
 
-export const changedIntrinsics = (live: Realm, pristine: Realm): string[] => {
-  const changed: string[] = []
+export const changedIntrinsics = <Ctx>(registry: HeapRegistry<Ctx>, live: Realm, pristine: Realm): Set<object> => {
+  const changed = new Set<object>()
   for (const [name, obj] of live.intrinsics) {
+    // An object registered under several names is compared once, under its first.
+    if (live.intrinsicNames.get(obj) !== name || changed.has(obj)) continue
     const twin = pristine.intrinsics.get(name)
-    if (twin === undefined || !sameFields(obj, twin, live, pristine)) changed.push(name)
+    if (twin === undefined || !same(registry, obj, twin, live, pristine)) changed.add(obj)
   }
   return changed
 }
 
-const sameFields = (a: object, b: object, live: Realm, pristine: Realm): boolean => {
+const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Realm, pristine: Realm): boolean => {
   const seen = new Map<object, object>()
-  const same = (x: unknown, y: unknown, top: boolean): boolean => {
+  const eq = (x: unknown, y: unknown, top: boolean): boolean => {
     if (typeof x !== "object" || x === null || typeof y !== "object" || y === null) {
       if (typeof x === "function" || typeof y === "function") return x === y
       return Object.is(x, y)
@@ -30,18 +35,35 @@ const sameFields = (a: object, b: object, live: Realm, pristine: Realm): boolean
     }
     if (seen.get(x) === y) return true
     seen.set(x, y)
-    if (Object.getPrototypeOf(x) !== Object.getPrototypeOf(y)) return false
+    const proto = Object.getPrototypeOf(x) as object | null
+    if (proto !== Object.getPrototypeOf(y)) return false
+    if (x instanceof Property) {
+      const p = y as Property
+      return (
+        x.accessor === p.accessor &&
+        x.writable === p.writable &&
+        x.enumerable === p.enumerable &&
+        x.configurable === p.configurable &&
+        eq(x.value, p.value, false) &&
+        eq(x.get, p.get, false) &&
+        eq(x.set, p.set, false)
+      )
+    }
     if (x instanceof Map) {
       const ym = y as Map<unknown, unknown>
       if (x.size !== ym.size) return false
-      const xe = [...x]
-      const ye = [...ym]
-      return xe.every(([k, v], i) => same(k, ye[i]![0], false) && same(v, ye[i]![1], false))
+      const yi = ym.entries()
+      for (const [k, v] of x) {
+        const [k2, v2] = yi.next().value as [unknown, unknown]
+        if (!eq(k, k2, false) || !eq(v, v2, false)) return false
+      }
+      return true
     }
     if (x instanceof Set) {
       const ys = [...(y as Set<unknown>)]
-      const xs = [...x]
-      return xs.length === ys.length && xs.every((v, i) => same(v, ys[i], false))
+      let i = 0
+      for (const v of x) if (!eq(v, ys[i++], false)) return false
+      return x.size === ys.length
     }
     if (ArrayBuffer.isView(x)) {
       const xb = x as Uint8Array
@@ -50,12 +72,21 @@ const sameFields = (a: object, b: object, live: Realm, pristine: Realm): boolean
     }
     if (Array.isArray(x)) {
       const ya = y as unknown[]
-      return x.length === ya.length && x.every((v, i) => same(v, ya[i], false))
+      return x.length === ya.length && x.every((v, i) => eq(v, ya[i], false))
+    }
+    const cls = registry.classOf(x)
+    if (cls !== undefined) {
+      for (const [name, shape] of cls.fields) {
+        const xv = (x as Record<string, unknown>)[name]
+        const yv = (y as Record<string, unknown>)[name]
+        if (shape === PROPERTIES ? !eq(xv, yv, true) : !eq(xv, yv, false)) return false
+      }
+      return true
     }
     const xk = Object.keys(x)
     const yk = Object.keys(y)
     if (xk.length !== yk.length) return false
-    return xk.every((k, i) => k === yk[i] && same((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], false))
+    return xk.every((k, i) => k === yk[i] && eq((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], false))
   }
-  return same(a, b, true)
+  return eq(a, b, true)
 }

@@ -17,6 +17,7 @@ import { SymbolValue } from "../runtime/value.ts"
 import { Environment, Frame, FrameKind } from "../vm/frame.ts"
 import { FastArrayRecord } from "../vm/operations.ts"
 import type { RestoreContext } from "./context.ts"
+import { closureSlots } from "./closure-slots.ts"
 import { SnapshotError } from "./errors.ts"
 import { PROPERTIES, type HeapClass } from "./heap-codec.ts"
 import { dict, inst, lit, map, nul, opt, or, rec, tuple, type Shape } from "./shape.ts"
@@ -53,31 +54,44 @@ export const objectFields: Fields = [
   ["privateElements", opt(map(inst("PrivateName"), privateElement))],
 ]
 
-/** A JSObject subclass: the object's fields, then its own. */
+/** A JSObject subclass: the object's fields, then its own; its own checks, then the object's (its proto chain). */
 export const objectClass = (
   name: string,
   ctor: Entry["ctor"],
   own: Fields = [],
   extra: Omit<Entry, "name" | "ctor" | "fields"> = {},
-): Entry => ({ name, ctor, fields: [...objectFields, ...own], ...extra })
-
-const MAX_ARRAY_LENGTH = 2 ** 32 - 1
-
-/** A proto chain, bound-function chain or environment chain that loops would hang the engine: refuse it. */
-const loops = <T>(start: T, next: (x: T) => T | null | undefined): boolean => {
-  // Floyd's cycle detection: O(chain) time, O(1) space, whatever the input.
-  let slow: T | null | undefined = start
-  let fast: T | null | undefined = start
-  for (;;) {
-    fast = fast === null || fast === undefined ? fast : next(fast)
-    fast = fast === null || fast === undefined ? fast : next(fast)
-    slow = slow === null || slow === undefined ? slow : next(slow)
-    if (fast === null || fast === undefined) return false
-    if (fast === slow) return true
+): Entry => {
+  const check = extra.validate as ((o: JSObject, ctx: RestoreContext) => string | undefined) | undefined
+  return {
+    name,
+    ctor,
+    fields: [...objectFields, ...own],
+    ...extra,
+    validate: (o: JSObject, ctx: RestoreContext) => check?.(o, ctx) ?? validateObject(o, ctx),
   }
 }
 
-const validateObject = (o: JSObject): string | undefined => (loops(o, (x) => x.proto) ? "its prototype chain is a cycle" : undefined)
+const MAX_ARRAY_LENGTH = 2 ** 32 - 1
+
+/**
+ * A proto chain, bound-function chain or environment chain that loops would hang the engine: refuse it. Each walk
+ * stops at an object already known to be on an acyclic chain (per kind), so checking every object of a long chain
+ * costs the chain's length once, not its square.
+ */
+const acyclic = <T extends object>(kind: string, start: T, next: (x: T) => T | null | undefined, ctx: RestoreContext): boolean => {
+  let known = ctx.acyclic.get(kind)
+  if (known === undefined) ctx.acyclic.set(kind, (known = new Set()))
+  const path = new Set<T>()
+  for (let x: T | null | undefined = start; x !== null && x !== undefined && !known.has(x); x = next(x)) {
+    if (path.has(x)) return false
+    path.add(x)
+  }
+  for (const x of path) known.add(x)
+  return true
+}
+
+const validateObject = (o: JSObject, ctx: RestoreContext): string | undefined =>
+  acyclic("proto", o, (x) => x.proto, ctx) ? undefined : "its prototype chain is a cycle"
 
 const codeObject: Shape = (v, w) => {
   if (typeof v !== "object" || v === null || !("bytecode" in v)) throw new SnapshotError(`${w}: not a code object`)
@@ -88,6 +102,13 @@ export const errorFields: Fields = [
   ["stack", opt(rec({ value }))],
   ["hostDiagnostic", opt(rec({ kind: str, message: str, path: opt(str) }))],
 ]
+
+/** A built-in closure's slots, checked by kind (closure-slots.ts); other built-ins keep none of their own. */
+const validateNative = (f: NativeFunction, ctx: RestoreContext): string | undefined => {
+  const shape = closureSlots.get(f.nativeId)
+  if (shape !== undefined) shape(f.slots, "slots", ctx.checker)
+  return undefined
+}
 
 const restoreNative = (f: NativeFunction, ctx: RestoreContext): void => {
   const impl = ctx.natives.get(f.nativeId)
@@ -101,8 +122,15 @@ export const nativeFunctionFields: Fields = [
   ["slots", opt(dict(or(value, arr(value))))],
 ]
 
+/** The activation a generator, async or async-generator frame belongs to. */
+const FRAME_BRANDS: Record<number, GeneratorObject["brand"] | undefined> = {
+  [FrameKind.Generator]: "Generator",
+  [FrameKind.Async]: "AsyncFunction",
+  [FrameKind.AsyncGenerator]: "AsyncGenerator",
+}
+
 export const runtimeClasses: ReadonlyArray<Entry> = [
-  objectClass("JSObject", JSObject, [], { validate: validateObject }),
+  objectClass("JSObject", JSObject),
   objectClass(
     "ArrayObject",
     ArrayObject,
@@ -112,16 +140,16 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["lengthWritable", bool],
     ],
     {
-      validate: (a: ArrayObject) =>
+      validate: (a: ArrayObject, ctx) =>
         a.length > MAX_ARRAY_LENGTH
           ? "length out of range"
           : a.elements !== null && a.elements.length > a.length
             ? "more elements than its length"
-            : validateObject(a),
+            : undefined,
     },
   ),
-  objectClass("PrimitiveWrapper", PrimitiveWrapper, [["primitive", primitive]], { validate: validateObject }),
-  objectClass("ErrorObject", ErrorObject, errorFields, { validate: validateObject }),
+  objectClass("PrimitiveWrapper", PrimitiveWrapper, [["primitive", primitive]]),
+  objectClass("ErrorObject", ErrorObject, errorFields),
   objectClass(
     "PromiseObject",
     PromiseObject,
@@ -132,12 +160,11 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["rejectReactions", arr(reaction)],
       ["isHandled", bool],
     ],
-    { validate: validateObject },
   ),
   objectClass("NativeFunction", NativeFunction, nativeFunctionFields, {
     transient: ["impl", "isTaskImpl"],
     restore: restoreNative,
-    validate: validateObject,
+    validate: validateNative,
   }),
   objectClass(
     "ScriptFunction",
@@ -160,7 +187,7 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["boundThis", valueOrEmpty],
     ],
     {
-      validate: (f: ScriptFunction, ctx) => (ctx.codes.has(f.code as CodeObject) ? validateObject(f) : "its code is not the program's"),
+      validate: (f: ScriptFunction, ctx) => (ctx.codes.has(f.code as CodeObject) ? undefined : "its code is not the program's"),
     },
   ),
   objectClass(
@@ -172,8 +199,12 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["boundArgs", arr(value)],
     ],
     {
-      validate: (f: BoundFunction) =>
-        !f.target.isCallable() ? "its target is not callable" : loops<JSObject>(f, (x) => (x instanceof BoundFunction ? x.target : null)) ? "its target chain is a cycle" : validateObject(f),
+      validate: (f: BoundFunction, ctx) =>
+        !f.target.isCallable()
+          ? "its target is not callable"
+          : !acyclic<JSObject>("bound", f, (x) => (x instanceof BoundFunction ? x.target : null), ctx)
+            ? "its target chain is a cycle"
+            : undefined,
     },
   ),
   objectClass(
@@ -187,9 +218,9 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["promise", opt(inst("PromiseObject"))],
       ["awaitHandlers", opt(tuple(obj, obj))],
     ],
-    { validate: validateObject },
+    { validate: (g: GeneratorObject) => ((g.brand === "AsyncFunction") !== (g.promise !== undefined) ? "its promise does not fit its brand" : undefined) },
   ),
-  objectClass("AsyncFromSyncIterator", AsyncFromSyncIterator, [["syncIteratorRecord", iteratorRecord]], { validate: validateObject }),
+  objectClass("AsyncFromSyncIterator", AsyncFromSyncIterator, [["syncIteratorRecord", iteratorRecord]]),
   {
     name: "SymbolValue",
     ctor: SymbolValue,
@@ -208,7 +239,7 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["slots", arr(or(valueOrEmpty, inst("PrivateName")))],
       ["parent", or(nul, inst("Environment"))],
     ],
-    validate: (e: Environment) => (loops(e, (x) => x.parent) ? "its parent chain is a cycle" : undefined),
+    validate: (e: Environment, ctx) => (acyclic("env", e, (x) => x.parent, ctx) ? undefined : "its parent chain is a cycle"),
   },
   {
     name: "Frame",
@@ -235,6 +266,11 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
     validate: (f: Frame, ctx) => {
       const code = f.code as CodeObject
       if (!ctx.codes.has(code)) return "its code is not the program's"
+      const brand = FRAME_BRANDS[f.kind]
+      const activation = f.activation
+      if (brand === undefined ? activation !== undefined : !(activation instanceof GeneratorObject) || activation.brand !== brand) {
+        return "its activation does not fit its kind"
+      }
       if (f.regs.length !== code.registerCount + code.maxStack) return "its registers do not fit its code"
       if (f.sp < code.registerCount || f.sp > f.regs.length) return "its stack pointer is out of range"
       if (f.pc > code.bytecode.length || ctx.instructionStarts(code)[f.pc] !== 1) return "its pc is not an instruction boundary"

@@ -53,13 +53,18 @@ export const propertyKey: Shape = (v, w) => {
 
 export const sourceLocation = rec({ line: int, column: int })
 
-export const capability = rec({ promise: obj, resolve: value, reject: value })
+/** A callable object: what a job calls, checked as the spec checks it when the record is made. */
+export const callable: Shape = (v, w) => {
+  if (!(v instanceof JSObject) || !v.isCallable()) fail(w, "a function")
+}
 
-export const reaction = rec({ capability: opt(capability), type: lit("Fulfill", "Reject"), handler: optObj })
+export const capability = rec({ promise: obj, resolve: callable, reject: callable })
+
+export const reaction = rec({ capability: opt(capability), type: lit("Fulfill", "Reject"), handler: opt(callable) })
 
 export const job = or(
   rec({ kind: lit("PromiseReactionJob"), reaction, argument: value }),
-  rec({ kind: lit("PromiseResolveThenableJob"), promise: inst("PromiseObject"), thenable: obj, then: obj }),
+  rec({ kind: lit("PromiseResolveThenableJob"), promise: inst("PromiseObject"), thenable: obj, then: callable }),
 )
 
 /** https://tc39.es/ecma262/#sec-iterator-records (the VM's fast array record is a class of its own). */

@@ -6,11 +6,13 @@
  * generator or async function keeps its frame in its generator object until it is resumed.
  */
 import type { CodeObject } from "../compiler/code.ts"
+import { ActivationKind } from "../runtime/activation.ts"
 import type { ThrowCompletion } from "../runtime/completion.ts"
+import type { ForInIterator } from "../runtime/for-in.ts"
 import type { IteratorRecord } from "../runtime/iteration.ts"
 import type { JSObject, PrivateName } from "../runtime/object.ts"
 import type { Task } from "../runtime/task.ts"
-import type { Empty, PropertyKey, Value } from "../runtime/value.ts"
+import type { Empty, Value } from "../runtime/value.ts"
 
 /** A declarative environment record holding the captured bindings of one scope (EMPTY: uninitialized). */
 export class Environment {
@@ -22,27 +24,13 @@ export class Environment {
   }
 }
 
-/** The state of a for-in enumeration (https://tc39.es/ecma262/#sec-%foriniteratorprototype%.next). */
-export interface ForInIterator {
-  object: JSObject | null
-  readonly visited: Set<PropertyKey>
-  keys: PropertyKey[]
-  index: number
-}
+export type { ForInIterator }
 
 /** What a register or operand stack slot can hold. */
 export type Slot = Value | Empty | PrivateName | IteratorRecord | ForInIterator | Environment
 
-export const FrameKind = {
-  /** Ordinary call; also derived constructors, whose code computes their own result. */
-  Normal: 0,
-  /** [[Construct]] of a base constructor: a non-object result is replaced by `this`. */
-  Construct: 1,
-  Generator: 2,
-  Async: 3,
-  AsyncGenerator: 4,
-  Native: 5,
-} as const
+/** The kinds of activations (runtime/activation.ts), and native frames driving a built-in's Task. */
+export const FrameKind = { ...ActivationKind, Native: 5 } as const
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind]
 
 export class Frame {

@@ -11,23 +11,19 @@
  */
 import type { ESTree } from "meriyah"
 import { compileProgram } from "../compiler/functions.ts"
-import type { CodeObject, CompiledProgram } from "../compiler/code.ts"
+import type { CompiledProgram } from "../compiler/code.ts"
 import { NestingTooDeep } from "../language/scope.ts"
-import { ScriptFunction } from "../runtime/function-object.ts"
+import { NativeFunction } from "../runtime/function-object.ts"
 import type { GeneratorObject } from "../runtime/generator.ts"
-import { CreateErrorObject } from "../runtime/errors.ts"
-import { RunJob, type PromiseObject } from "../runtime/promise.ts"
+import { RunJob, type Job, type PromiseObject } from "../runtime/promise.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import type { Value } from "../runtime/value.ts"
+import { type EngineStatus, InstallEngineHost, RefuseProgram, RunSlice, type SliceMachine } from "../runtime/engine.ts"
 import { Machine } from "./machine.ts"
 import { MakeFunction } from "./operations.ts"
 
-export type VmStatus =
-  | { readonly kind: "completed"; readonly value: Value }
-  | { readonly kind: "threw"; readonly value: Value }
-  | { readonly kind: "idle" }
-  | { readonly kind: "yielded" }
+export type VmStatus = EngineStatus
 
 /** What the VM needs of a checked program (src/language's CheckedProgram). */
 export interface VmProgram {
@@ -44,8 +40,14 @@ export interface RestoredVm {
   attach(machine: Machine): PromiseObject
 }
 
-/** Processed jobs are dropped from the queue's head in batches of this many. */
-const JOB_COMPACTION = 1024
+/** The async body a job resumes when it is an await's reaction (no capability, an Await closure as handler). */
+const awaitReaction = (job: Job): { readonly activation: GeneratorObject; readonly mode: "next" | "throw"; readonly value: Value } | undefined => {
+  if (job.kind !== "PromiseReactionJob" || job.reaction.capability !== undefined) return undefined
+  const handler = job.reaction.handler
+  if (!(handler instanceof NativeFunction)) return undefined
+  const mode = handler.nativeId === "AwaitFulfilledFunction" ? "next" : handler.nativeId === "AwaitRejectedFunction" ? "throw" : undefined
+  return mode === undefined ? undefined : { activation: handler.slots!.activation as GeneratorObject, mode, value: job.argument }
+}
 
 export class Vm {
   readonly realm: Realm
@@ -54,7 +56,7 @@ export class Vm {
   /** A program the compiler refused (nesting too deep): reported as a thrown RangeError. */
   private readonly refused: Value | undefined
   /** Index of the next job to run in `realm.jobs`. */
-  private jobIndex = 0
+  jobIndex = 0
 
   /** `restored` (vm/state.ts): continue a saved run instead of starting the program body. */
   constructor(realm: Realm, program: VmProgram, restored?: RestoredVm) {
@@ -67,8 +69,7 @@ export class Vm {
       const overflow = e instanceof RangeError && /call stack/i.test(e.message)
       if (!(e instanceof NestingTooDeep) && !overflow) throw e
       const location = program.locate(e instanceof NestingTooDeep ? e.offset : 0)
-      realm.host = { ...realm.host, currentLocation: () => location }
-      this.refused = CreateErrorObject(realm, "RangeError", "Maximum call stack size exceeded")
+      this.refused = RefuseProgram(realm, location)
       this.machine = undefined
       this.promise = undefined
       return
@@ -76,15 +77,7 @@ export class Vm {
     const machine = new Machine(realm, compiled, (offset) => program.locate(offset))
     this.machine = machine
     this.refused = undefined
-    realm.host = {
-      ...realm.host,
-      currentLocation: () => machine.currentLocation(),
-      functionSourceText: (f) => {
-        if (!(f instanceof ScriptFunction)) return undefined
-        const code = f.code as CodeObject
-        return code.sourceEnd > code.sourceOffset ? program.source.slice(code.sourceOffset, code.sourceEnd) : undefined
-      },
-    }
+    InstallEngineHost(realm, () => machine.currentLocation(), program.source)
     if (restored !== undefined) {
       this.promise = restored.attach(machine)
       return
@@ -97,32 +90,24 @@ export class Vm {
     this.promise.isHandled = true
   }
 
-  run(stepBudget: number): VmStatus {
+  /** `betweenJobs`: also stop (yielded) as soon as a job has run and the stack is empty, before the next job. */
+  run(stepBudget: number, betweenJobs = false): VmStatus {
     const machine = this.machine
     if (machine === undefined) return { kind: "threw", value: this.refused }
-    const realm = this.realm
     machine.steps = stepBudget
-    for (;;) {
-      if (machine.execute()) return { kind: "yielded" }
-      const jobs = realm.jobs
-      if (this.jobIndex < jobs.length) {
-        const job = jobs[this.jobIndex++]!
-        if (this.jobIndex >= JOB_COMPACTION) {
-          jobs.splice(0, this.jobIndex)
-          this.jobIndex = 0
-        }
-        machine.pushTask(RunJob(realm, job) as Task<Value>, true)
-        continue
-      }
-      jobs.length = 0
-      this.jobIndex = 0
-      const promise = this.promise!
-      if (promise.state === "fulfilled") {
-        const completion = machine.programCompletion
-        return { kind: "completed", value: completion === undefined ? promise.result : completion.value }
-      }
-      if (promise.state === "rejected") return { kind: "threw", value: promise.result }
-      return { kind: "idle" }
+    const realm = this.realm
+    const slice: SliceMachine = {
+      execute: () => machine.execute(),
+      runJob: (job) => {
+        // An await's reaction resumes its async body at once: no native frame is left on the stack (vm/state.ts).
+        const resume = awaitReaction(job)
+        if (resume !== undefined) machine.resumeGenerator(resume.activation, resume.mode, resume.value)
+        else machine.pushTask(RunJob(realm, job) as Task<Value>, true)
+      },
+      get programCompletion() {
+        return machine.programCompletion
+      },
     }
+    return RunSlice(realm, this, slice, this.promise!, betweenJobs, machine.frames.length > 0)
   }
 }

@@ -10,19 +10,19 @@ import { ArrayObject } from "../runtime/array-object.ts"
 import { SandboxError, ThrowCompletion, throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { ToNumber, ToObject } from "../runtime/conversions.ts"
 import { IsConstructor, type ScriptFunction } from "../runtime/function-object.ts"
+import { CheckClassHeritage, ClassCreate, DefineMethodProperty, DefinePrivateMethod, DerivedConstructorResult } from "../runtime/class-elements.ts"
 import { AsyncGeneratorCompleteStep, AwaitPromise, AwaitThen, awaitPromiseFast, type GeneratorObject } from "../runtime/generator.ts"
 import { CreateIterResultObject, type IteratorRecord } from "../runtime/iteration.ts"
 import { JSObject, PrivateName } from "../runtime/object.ts"
-import { CreateDataPropertyOrThrow, DefinePropertyOrThrow, describeValue } from "../runtime/operations.ts"
+import { CreateDataPropertyOrThrow, describeValue } from "../runtime/operations.ts"
 import { UnaryPlusPrimitive } from "../runtime/operators.ts"
-import { Property } from "../runtime/property.ts"
 import type { PromiseObject } from "../runtime/promise.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Primitive, type PropertyKey, type Value } from "../runtime/value.ts"
 import type { Environment, Frame } from "./frame.ts"
 import { FrameKind } from "./frame.ts"
 import { type Machine, PENDING, startGenerator, SuspendKind } from "./machine.ts"
-import { ErrorTypeCode, METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "./opcodes.ts"
+import { ErrorTypeCode, METHOD_ENUMERABLE, Op, type Opcode, ResumeMode, unreachable } from "./opcodes.ts"
 import {
   CreateArgumentsObject,
   CreateTemplateObject,
@@ -74,9 +74,6 @@ const runSlow = (m: Machine, frame: Frame, pc: number, sp: number, task: Task<Va
   frame.sp = sp
   return m.startTask(task, discard)
 }
-
-const tdzThis = (): never =>
-  throwReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
 
 export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
   const realm = m.realm
@@ -143,14 +140,7 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       const flags = bc[pc++] as number
       const fn = regs[--sp] as ScriptFunction
       const key = regs[--sp] as PropertyKey
-      const obj = regs[sp - 1] as JSObject
-      const kind = flags & 3
-      const enumerable = (flags & METHOD_ENUMERABLE) !== 0
-      fn.homeObject = obj
-      SetFunctionName(fn, key, kind === MethodKind.Getter ? "get" : kind === MethodKind.Setter ? "set" : undefined)
-      if (kind === MethodKind.Method) DefinePropertyOrThrow(obj, key, { value: fn, writable: true, enumerable, configurable: true })
-      else if (kind === MethodKind.Getter) DefinePropertyOrThrow(obj, key, { get: fn, enumerable, configurable: true })
-      else DefinePropertyOrThrow(obj, key, { set: fn, enumerable, configurable: true })
+      DefineMethodProperty(regs[sp - 1] as JSObject, key, fn, flags & 3, (flags & METHOD_ENUMERABLE) !== 0)
       break
     }
     case 49 satisfies typeof Op.SetFunctionName:
@@ -351,12 +341,9 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       throw new SandboxError(type, consts[bc[pc++] as number] as string)
     }
     case 110 satisfies typeof Op.DerivedCtorReturn: {
-      const thisValue = regs[--sp]
-      const v = regs[--sp]
-      if (v instanceof JSObject) regs[sp++] = v
-      else if (v !== undefined) throwTypeError("Derived constructors may only return object or undefined")
-      else if (thisValue === EMPTY) tdzThis()
-      else regs[sp++] = thisValue
+      const thisValue = regs[--sp] as Value | Empty
+      const v = regs[--sp] as Value
+      regs[sp++] = DerivedConstructorResult(v, thisValue)
       break
     }
 
@@ -388,22 +375,7 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       const derived = (bc[pc++] as number) === 1
       const protoParent = regs[--sp] as Value
       const superclass = regs[--sp] as Value
-      let protoP: JSObject | null = realm.ObjectPrototype
-      let ctorParent: JSObject = realm.FunctionPrototype
-      if (derived && superclass !== null) {
-        if (!(protoParent instanceof JSObject) && protoParent !== null) {
-          throwTypeError(`Class extends value does not have valid prototype property ${describeValue(protoParent)}`)
-        }
-        protoP = protoParent as JSObject | null
-        ctorParent = superclass as JSObject
-      } else if (derived) protoP = null
-      const proto = new JSObject(protoP)
-      const F = MakeFunction(realm, ctorCode, frame.env, ctorParent)
-      F.isClassConstructor = true
-      F.constructorKind = derived ? "derived" : "base"
-      F.homeObject = proto
-      F.properties.set("prototype", Property.data(proto, false, false, false))
-      proto.properties.set("constructor", Property.data(F, true, false, true))
+      const { F, proto } = ClassCreate(realm, derived, superclass, protoParent, (ctorParent) => MakeFunction(realm, ctorCode, frame.env, ctorParent))
       regs[sp++] = F
       regs[sp++] = proto
       break
@@ -421,7 +393,7 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       const fn = regs[--sp] as ScriptFunction
       const P = regs[--sp] as PrivateName
       const F = regs[sp - 1] as ScriptFunction
-      addPrivateMethod(F, P, fn, flags)
+      DefinePrivateMethod(F, P, fn, flags & 3, (flags & 8) !== 0)
       break
     }
     case 119 satisfies typeof Op.NewPrivateName:
@@ -442,11 +414,9 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       ;(regs[sp - 1] as ScriptFunction).homeObject = home
       break
     }
-    case 146 satisfies typeof Op.CheckClassHeritage: {
-      const v = regs[sp - 1] as Value
-      if (v !== null && !IsConstructor(v)) throwTypeError(`Class extends value ${describeValue(v)} is not a constructor or null`)
+    case 146 satisfies typeof Op.CheckClassHeritage:
+      CheckClassHeritage(regs[sp - 1] as Value)
       break
-    }
 
     case 121 satisfies typeof Op.TemplateObject: {
       const site = bc[pc++] as number
@@ -662,29 +632,3 @@ function* completeYieldTask(realm: Machine["realm"], gen: GeneratorObject, v: Va
   return undefined
 }
 
-/** Records a private method or accessor: on the class for instances, or at once on the class itself (static). */
-const addPrivateMethod = (F: ScriptFunction, P: PrivateName, fn: ScriptFunction, flags: number): void => {
-  const kind = flags & 3
-  const isStatic = (flags & 8) !== 0
-  fn.homeObject = isStatic ? F : (F.properties.get("prototype")?.value as JSObject)
-  SetFunctionName(fn, P, kind === MethodKind.Getter ? "get" : kind === MethodKind.Setter ? "set" : undefined)
-  if (isStatic) {
-    const existing = F.privateElements?.get(P)
-    if (kind === MethodKind.Method) PrivateElementAdd(F, P, { kind: "method", value: fn, get: undefined, set: undefined })
-    else if (existing !== undefined && existing.kind === "accessor") {
-      F.privateElements!.set(P, { kind: "accessor", value: undefined, get: kind === MethodKind.Getter ? fn : existing.get, set: kind === MethodKind.Setter ? fn : existing.set })
-    } else {
-      PrivateElementAdd(F, P, { kind: "accessor", value: undefined, get: kind === MethodKind.Getter ? fn : undefined, set: kind === MethodKind.Setter ? fn : undefined })
-    }
-    return
-  }
-  const i = F.privateMethods.findIndex((pm) => pm.name === P)
-  if (kind === MethodKind.Method) {
-    F.privateMethods.push({ name: P, kind: "method", value: fn, get: undefined, set: undefined })
-  } else if (i >= 0) {
-    const existing = F.privateMethods[i]!
-    F.privateMethods[i] = { name: P, kind: "accessor", value: undefined, get: kind === MethodKind.Getter ? fn : existing.get, set: kind === MethodKind.Setter ? fn : existing.set }
-  } else {
-    F.privateMethods.push({ name: P, kind: "accessor", value: undefined, get: kind === MethodKind.Getter ? fn : undefined, set: kind === MethodKind.Setter ? fn : undefined })
-  }
-}

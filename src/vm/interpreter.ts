@@ -11,6 +11,8 @@ import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToNumberPrimitive, ToStringPrimitive, TypeOf, ToString } from "../runtime/conversions.ts"
+import { looseEqualsFast } from "../runtime/comparison.ts"
+import { tdzError } from "../runtime/references.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
 import { IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
 import type { IteratorRecord } from "../runtime/iteration.ts"
@@ -68,29 +70,10 @@ const RELATIONAL: Partial<Record<number, Relational>> = { [Op.Lt]: "<", [Op.Gt]:
 const truthy = (v: Slot): boolean => (typeof v === "boolean" ? v : ToBoolean(v as Value))
 const isNullish = (v: Slot): boolean => v === undefined || v === null
 
-const tdzError = (name: Value): never =>
-  name === "this"
-    ? throwReferenceError("Must call super constructor in derived class before accessing 'this' or returning from derived constructor")
-    : throwReferenceError(`Cannot access '${String(name)}' before initialization`)
-
 const walkEnv = (env: Environment | null, depth: number): Environment => {
   let e = env as Environment
   while (depth-- > 0) e = e.parent as Environment
   return e
-}
-
-/** Loose equality without user code, or MISS. */
-const looseEqualsFast = (l: Value, r: Value): boolean | typeof MISS => {
-  if (l === r) return true
-  const tl = typeof l
-  if (tl === typeof r && tl !== "object") return false
-  const ln = l === undefined || l === null
-  const rn = r === undefined || r === null
-  if (ln || rn) return ln && rn
-  if (l instanceof JSObject && r instanceof JSObject) return false
-  if (typeof l === "number" && typeof r === "string") return l === Number(r)
-  if (typeof l === "string" && typeof r === "number") return Number(l) === r
-  return MISS
 }
 
 /** Saves the frame's pc/sp and starts a slow-path Task (Machine.startTask): its result, or PENDING. */
@@ -186,7 +169,7 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 13 satisfies typeof Op.LoadRegChecked: {
           const v = regs[bc[pc++] as number]
           const name = bc[pc++] as number
-          if (v === EMPTY) tdzError(consts[name] as Value)
+          if (v === EMPTY) tdzError(consts[name] as string)
           regs[sp++] = v
           break
         }
@@ -196,7 +179,7 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 15 satisfies typeof Op.StoreRegChecked: {
           const r = bc[pc++] as number
           const name = bc[pc++] as number
-          if (regs[r] === EMPTY) tdzError(consts[name] as Value)
+          if (regs[r] === EMPTY) tdzError(consts[name] as string)
           regs[r] = regs[--sp]
           break
         }
@@ -212,7 +195,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           const env = walkEnv(frame.env, bc[pc++] as number)
           const v = env.slots[bc[pc++] as number]
           const name = bc[pc++] as number
-          if (v === EMPTY) tdzError(consts[name] as Value)
+          if (v === EMPTY) tdzError(consts[name] as string)
           regs[sp++] = v
           break
         }
@@ -225,7 +208,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           const env = walkEnv(frame.env, bc[pc++] as number)
           const slot = bc[pc++] as number
           const name = bc[pc++] as number
-          if (env.slots[slot] === EMPTY) tdzError(consts[name] as Value)
+          if (env.slots[slot] === EMPTY) tdzError(consts[name] as string)
           env.slots[slot] = regs[--sp] as Value
           break
         }

@@ -12,23 +12,34 @@
  */
 import type { CodeObject, CompiledProgram } from "../compiler/code.ts"
 import { sourceOffsetAt } from "../compiler/code.ts"
-import { Caps } from "../runtime/caps.ts"
-import { throwRangeError, throwTypeError, ThrowCompletion } from "../runtime/completion.ts"
-import { ToObject } from "../runtime/conversions.ts"
-import { toThrowCompletion } from "../runtime/errors.ts"
-import { BoundFunction, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
 import {
-  AsyncGeneratorBodyCompleted,
-  GeneratorObject,
+  ActivationKindOf,
+  ActivationReturn,
+  ActivationThrow,
+  Invoke,
+  type Invoker,
+  isHostObject,
+  TakeSuspendedBody,
+} from "../runtime/activation.ts"
+import { Caps } from "../runtime/caps.ts"
+import { throwRangeError, ThrowCompletion } from "../runtime/completion.ts"
+import { toThrowCompletion } from "../runtime/errors.ts"
+import {
+  CheckNotClassConstructorCall,
+  CreateGeneratorObject,
+  OrdinaryCallBindThis,
+  OrdinaryCreateThisForConstruct,
+} from "../runtime/function-create.ts"
+import type { ScriptFunction } from "../runtime/function-object.ts"
+import {
+  type GeneratorObject,
   NewAsyncFunctionActivation,
 } from "../runtime/generator.ts"
-import { CreateIterResultObject } from "../runtime/iteration.ts"
 import { JSObject } from "../runtime/object.ts"
 import { describeValue } from "../runtime/operations.ts"
-import { FulfillPromise, RejectPromise, ResolvePromise } from "../runtime/promise.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
-import type { EngineRequest, Task } from "../runtime/task.ts"
-import { type Empty, SymbolValue, type Value } from "../runtime/value.ts"
+import { type EngineRequest, isTask, type Task } from "../runtime/task.ts"
+import type { Empty, Value } from "../runtime/value.ts"
 import { Frame, FrameKind, type Slot } from "./frame.ts"
 import { runFrame } from "./interpreter.ts"
 import { ResumeMode } from "./opcodes.ts"
@@ -105,51 +116,21 @@ export class Machine {
         return
       }
       frames.pop()
-      const activation = frame.activation as GeneratorObject | undefined
-      switch (frame.kind) {
-        case FrameKind.Generator:
-          activation!.state = "completed"
-          continue
-        case FrameKind.Async:
-          RejectPromise(this.realm, activation!.promise!, tc.value)
-          this.deliver(activation!.promise!)
-          return
-        case FrameKind.AsyncGenerator:
-          this.pushTask(AsyncGeneratorBodyCompleted(this.realm, activation!, { kind: "throw", value: tc.value }) as Task<Value>)
-          return
-        default:
-          continue
-      }
+      const r = ActivationThrow(this.realm, frame.kind, frame.activation as GeneratorObject | undefined, tc)
+      if (r instanceof ThrowCompletion) continue
+      if (isTask(r)) this.pushTask(r as Task<Value>)
+      else this.deliver(r as Value)
+      return
     }
   }
 
   /** The top script frame returns `v`. */
   returnFrom(frame: Frame, v: Value): void {
     this.frames.pop()
-    const activation = frame.activation as GeneratorObject | undefined
-    switch (frame.kind) {
-      case FrameKind.Normal:
-        return this.deliver(v)
-      case FrameKind.Construct:
-        return this.deliver(v instanceof JSObject ? v : frame.thisValue)
-      case FrameKind.Generator:
-        activation!.state = "completed"
-        return this.deliver(CreateIterResultObject(this.realm, v, true))
-      case FrameKind.Async: {
-        const promise = activation!.promise!
-        if (!(v instanceof JSObject)) {
-          FulfillPromise(this.realm, promise, v)
-          return this.deliver(promise)
-        }
-        this.pushTask(resolveAndReturn(this.realm, promise, v))
-        return
-      }
-      case FrameKind.AsyncGenerator:
-        this.pushTask(AsyncGeneratorBodyCompleted(this.realm, activation!, { kind: "next", value: v }) as Task<Value>)
-        return
-      default:
-        throw new Error("codemode bug: return from a native frame")
-    }
+    if (frame.kind === FrameKind.Native) throw new Error("codemode bug: return from a native frame")
+    const r = ActivationReturn(this.realm, frame.kind, frame.activation as GeneratorObject | undefined, v, frame.thisValue)
+    if (isTask(r)) this.pushTask(r as Task<Value>)
+    else this.deliver(r as Value)
   }
 
   // --- Calls --------------------------------------------------------------------------------------------------
@@ -165,34 +146,14 @@ export class Machine {
   pushScript(f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number, newTarget: JSObject | undefined): void {
     this.checkDepth()
     const code = f.code as CodeObject
-    if (f.isClassConstructor && newTarget === undefined) {
-      throwTypeError(`Class constructor ${code.name} cannot be invoked without 'new'`)
-    }
+    if (newTarget === undefined) CheckNotClassConstructorCall(f)
     // Generic elements from the start: no elements-kind transitions (and polymorphism) as values of any type land.
     const regs: Slot[] = new Array<Slot>(code.registerCount + code.maxStack).fill(undefined)
     const n = argc < code.paramCount ? argc : code.paramCount
     for (let i = 0; i < n; i++) regs[i] = src[start + i]
     const args = code.needsArgs ? (src.slice(start, start + argc) as Value[]) : undefined
-    let thisValue: Value = thisArg
-    let kind: FrameKind = FrameKind.Normal
-    if (newTarget !== undefined) {
-      if (f.constructorKind === "base") kind = FrameKind.Construct
-    } else if (f.thisMode === "global") {
-      thisValue = thisArg === undefined || thisArg === null ? this.realm.globalObject : ToObject(this.realm, thisArg)
-    }
-    switch (f.functionKind) {
-      case "generator":
-        kind = FrameKind.Generator
-        break
-      case "async":
-        kind = FrameKind.Async
-        break
-      case "asyncGenerator":
-        kind = FrameKind.AsyncGenerator
-        break
-      default:
-        break
-    }
+    const thisValue = newTarget === undefined ? OrdinaryCallBindThis(this.realm, f, thisArg) : thisArg
+    const kind: FrameKind = ActivationKindOf(f, newTarget)
     const frame = new Frame(kind, code, regs, f.env as Frame["env"], f, thisValue, newTarget, args, undefined)
     if (kind === FrameKind.Async) frame.activation = NewAsyncFunctionActivation(this.realm)
     this.frames.push(frame)
@@ -230,39 +191,18 @@ export class Machine {
    * calls a plain built-in at once and delivers its result.
    */
   invoke(f: Value, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined, calleeText?: string): void {
-    for (;;) {
-      if (f instanceof ScriptFunction) {
-        if (newTarget === undefined) return this.pushScript(f, thisArg, args, 0, args.length, undefined)
-        if (!f.constructable) return throwTypeError(`${calleeText ?? describeValue(f)} is not a constructor`)
-        return this.constructScript(f, args, newTarget)
-      }
-      if (f instanceof NativeFunction) {
-        if (newTarget !== undefined && !f.constructable) return throwTypeError(`${calleeText ?? describeValue(f)} is not a constructor`)
-        const result = f.impl(this.realm, newTarget === undefined ? thisArg : undefined, args, newTarget, f)
-        if (f.isTaskImpl || isHostObject(result)) this.pushTask(result as Task<Value>)
-        else this.deliver(result as Value)
-        return
-      }
-      if (f instanceof BoundFunction) {
-        args = f.boundArgs.length === 0 ? args : [...f.boundArgs, ...args]
-        if (newTarget === undefined) thisArg = f.boundThis
-        else if (newTarget === f) newTarget = f.target
-        f = f.target
-        continue
-      }
-      return throwTypeError(`${calleeText ?? describeValue(f)} is not a ${newTarget === undefined ? "function" : "constructor"}`)
-    }
+    Invoke(this.realm, f, thisArg, args, newTarget, calleeText, this.invoker)
+  }
+
+  private readonly invoker: Invoker<void> = {
+    script: (f, thisArg, args, newTarget) =>
+      newTarget === undefined ? this.pushScript(f, thisArg, args, 0, args.length, undefined) : this.constructScript(f, args, newTarget),
+    native: (result, isTask) => (isTask ? void this.pushTask(result as Task<Value>) : this.deliver(result as Value)),
   }
 
   /** [[Construct]] of a script function: a base constructor gets its `this` from newTarget.prototype. */
   constructScript(f: ScriptFunction, args: ReadonlyArray<Slot>, newTarget: JSObject, start = 0, argc = args.length): void {
-    let thisArg: Value = undefined
-    if (f.constructorKind === "base") {
-      // newTarget is a constructor, whose "prototype" is a non-configurable data property or absent.
-      const p = newTarget.lookup("prototype")
-      const proto = p !== undefined && !p.accessor && p.value instanceof JSObject ? p.value : this.realm.ObjectPrototype
-      thisArg = new JSObject(proto)
-    }
+    const thisArg = f.constructorKind === "base" ? OrdinaryCreateThisForConstruct(this.realm, newTarget) : undefined
     this.pushScript(f, thisArg, args, start, argc, newTarget)
   }
 
@@ -318,12 +258,9 @@ export class Machine {
     ;(frame.activation as GeneratorObject).engineState = frame
   }
 
-  private resumeGenerator(gen: GeneratorObject, mode: "next" | "throw" | "return", value: Value): void {
-    const frame = gen.engineState as Frame | undefined
-    if (frame === undefined) throw new Error("codemode bug: resuming a generator that is not suspended")
-    this.checkDepth()
-    gen.engineState = undefined
-    gen.state = "executing"
+  /** Also used by the job loop (index.ts) to resume an async body straight from its await reaction. */
+  resumeGenerator(gen: GeneratorObject, mode: "next" | "throw" | "return", value: Value): void {
+    const frame = TakeSuspendedBody(gen, () => this.checkDepth()) as Frame
     this.frames.push(frame)
     switch (frame.suspendKind) {
       case SuspendKind.Start:
@@ -342,16 +279,7 @@ export class Machine {
 
 export const PENDING: unique symbol = Symbol("pending")
 
-/**
- * A native's result that is not a sandbox value: a Task returned by a built-in written as a plain function that
- * returns a generator (NativeFunction.isTaskImpl only recognizes generator functions).
- */
-export const isHostObject = (v: unknown): boolean => typeof v === "object" && v !== null && !(v instanceof JSObject) && !(v instanceof SymbolValue)
-
-function* resolveAndReturn(realm: Realm, promise: import("../runtime/promise.ts").PromiseObject, v: Value): Task<Value> {
-  yield* ResolvePromise(realm, promise, v)
-  return promise
-}
+export { isHostObject }
 
 /** The innermost handler covering `pc`, as an index into the handler table, or -1. */
 const findHandler = (code: CodeObject, pc: number): number => {
@@ -364,11 +292,7 @@ const findHandler = (code: CodeObject, pc: number): number => {
 
 /** A generator's body starts: create the generator object and hand it to the caller. */
 export const startGenerator = (m: Machine, frame: Frame): void => {
-  const f = frame.func as ScriptFunction
-  const isAsync = frame.kind === FrameKind.AsyncGenerator
-  const p = f.lookup("prototype")
-  const proto = p !== undefined && !p.accessor && p.value instanceof JSObject ? p.value : m.realm.intrinsic(isAsync ? "%AsyncGeneratorPrototype%" : "%GeneratorPrototype%")
-  const gen = new GeneratorObject(proto, isAsync ? "AsyncGenerator" : "Generator")
+  const gen = CreateGeneratorObject(m.realm, frame.func as ScriptFunction, frame.kind === FrameKind.AsyncGenerator)
   frame.activation = gen
   m.suspend(frame, SuspendKind.Start)
   m.deliver(gen)

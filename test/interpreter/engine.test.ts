@@ -52,6 +52,19 @@ describe("legacy engine", () => {
     expect(run("let n = 0; const o = { get x() { n++; return this.x } }; try { o.x } catch (e) { return [n, e.name] }")).toEqual([4999, "RangeError"])
   })
 
+  it("keeps the host stack bounded whatever the code's shape at each level of recursion", () => {
+    // Each level goes through rare productions (run as generators driven on the host stack)...
+    const rare = `function f(n, { a } = { a: 1 }, ...rest) {
+      try { for (const x of [n]) { switch (x % 3) { case 0: { if (x === 0) return 0; return f(x - 1, { a }, ...[x]) + a } default: return f(x - 1) + 1 } } }
+      finally {}
+    }
+    return f(5000)`
+    expect(run(rare)).toBe(5000)
+    // ...or nests 400 levels deep.
+    const nested = `function f(n) { return n === 0 ? 0 : ${"[".repeat(400)}f(n - 1) + 1${"]".repeat(400)}${"[0]".repeat(400)} } return f(120)`
+    expect(run(nested)).toBe(120)
+  })
+
   it("recursion through generators and async functions", () => {
     expect(run("function* g(n) { if (n > 0) yield* g(n - 1); yield n } let c = 0; for (const x of g(300)) c += x; return c")).toBe(45150)
     expect(run("async function s(n) { return n === 0 ? 0 : 1 + await s(n - 1) } return await s(2000)")).toBe(2000)

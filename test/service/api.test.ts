@@ -115,16 +115,12 @@ describe("tools", () => {
     expect(catalog.namespaces).toContainEqual({ path: "orders", description: "Purchases" })
   })
 
-  it("refuses a path that is both a tool and a namespace, durable tools, and bad paths", async () => {
+  it("refuses a path that is both a tool and a namespace, and bad paths", async () => {
     const conflict = await api.fail((c) =>
       c.tools.put({ params: { path: "orders" }, payload: { description: "x", input: {}, url: "http://127.0.0.1:9", mode: "plain" } }),
     )
     expect(conflict._tag).toBe("Conflict")
     expect(conflict.error.kind).toBe("ToolPathConflict")
-    const durable = await api.fail((c) =>
-      c.tools.put({ params: { path: "jobs.build" }, payload: { description: "x", input: {}, url: "http://127.0.0.1:9", mode: "durable" } }),
-    )
-    expect(durable.error.kind).toBe("Unsupported")
     const bad = await request(a.url, "PUT", "/v1/tools/has space", { description: "x", input: {}, url: "http://x", mode: "plain" })
     expect(bad.status).toBe(400)
     const badUrl = await request(a.url, "PUT", "/v1/tools/x.y", { description: "x", input: {}, url: "ftp://x", mode: "plain" })

@@ -2,9 +2,8 @@
  * The service as it is deployed: `codemode serve` processes on the project's Node, talking to one Postgres, with
  * the real VM. Two replicas on ephemeral ports; webhook tools served by this test.
  *
- * The suspend/resume scenarios of issue 6 ("Done when") are written in full below and skipped until the VM can
- * suspend and resume (issue 5); enable them by removing `.skip` once `runtime.program` / `runtime.resume` exist
- * and `src/server/executor.ts` uses them (its `TODO(issue 5)` marks).
+ * The suspend/resume scenarios of issue 6 ("Done when") are written in full below; they run on the VM's suspend and
+ * resume (issue 5), which `src/server/executor.ts` uses as soon as a runtime has `program` / `resume`.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -99,8 +98,7 @@ describe("replicas as processes", () => {
     }
   })
 
-  // needs issue 5 (VM suspend/resume)
-  it.skip("a run started on A is suspended through B, resumed on B and succeeds; the idempotent call in flight is called again with the same key", async () => {
+  it("a run started on A is suspended through B, resumed on B and succeeds; the idempotent call in flight is called again with the same key", async () => {
     const [a, b] = [await replica(), await replica()]
     const run = await clientFor(a.url).run((c) =>
       c.runs.create({ payload: { code: `const r = await tools.slow.idem({ step: 1 }); return r.key`, wait: false } }),
@@ -121,8 +119,7 @@ describe("replicas as processes", () => {
     expect(done.result).toMatchObject({ ok: true, value: first!.json.key })
   })
 
-  // needs issue 5 (VM suspend/resume)
-  it.skip("a suspended run survives a restart of both replicas", async () => {
+  it("a suspended run survives a restart of both replicas", async () => {
     const [a, b] = [await replica(), await replica()]
     const run = await clientFor(a.url).run((c) =>
       c.runs.create({ payload: { code: `const r = await tools.slow.idem({ step: 1 }); return r.echo.step + 41`, wait: false } }),
@@ -140,8 +137,7 @@ describe("replicas as processes", () => {
     expect(done.result).toMatchObject({ ok: true, value: 42 })
   })
 
-  // needs issue 5 (VM suspend/resume)
-  it.skip("refuses through B to suspend a run whose plain call is running on A, naming the call", async () => {
+  it("refuses through B to suspend a run whose plain call is running on A, naming the call", async () => {
     const [a, b] = [await replica(), await replica()]
     const run = await clientFor(a.url).run((c) => c.runs.create({ payload: { code: `return await tools.slow.plain({})`, wait: false } }))
     await waitForCall((c) => c.json.runId === run.id)

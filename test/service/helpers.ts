@@ -83,6 +83,8 @@ export const startReplica = async (options: ReplicaOptions): Promise<Replica> =>
     CODEMODE_LEASE_MS: "3000",
     CODEMODE_POLL_MS: "200",
     CODEMODE_CONTROL_TIMEOUT_MS: "5000",
+    // The tests' webhook receivers listen on loopback, which production refuses (outbound.ts).
+    CODEMODE_WEBHOOK_ALLOW: "127.0.0.1",
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
     ...(options.pgliteDir === undefined ? {} : { PGLITE_DIR: options.pgliteDir }),
     ...options.env,
@@ -129,7 +131,7 @@ export const spawnReplica = (env: Record<string, string>, timeoutMs = 30_000): P
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let out = ""

@@ -21,6 +21,7 @@ let server: Replica
 let receiver: Awaited<ReturnType<typeof startReceiver>>
 let suspended: string
 let running: string
+let settled: string
 
 const code = (steps: Array<unknown>, ret: unknown = null) => Fake.script({ steps: steps as never, return: ret })
 
@@ -37,6 +38,10 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
     { name: "page", path: "/v1/runs?limit=2", status: 200 },
     { name: "by status", path: "/v1/runs?status=suspended", status: 200 },
     { name: "bad cursor", path: "/v1/runs?cursor=x", status: 400 },
+  ],
+  "runs.events": [
+    { name: "history", path: `/v1/runs/${settled}/events`, status: 200 },
+    { name: "missing", path: "/v1/runs/missing/events", status: 404 },
   ],
   "runs.get": [
     { name: "suspended", path: `/v1/runs/${suspended}`, status: 200 },
@@ -59,6 +64,13 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
     { name: "conflict", method: "PUT", path: "/v1/tools/p", body: { description: "d", input: {}, url: receiver.url, mode: "plain" }, status: 409 },
     { name: "bad", method: "PUT", path: "/v1/tools/p.x", body: { description: "d" }, status: 400 },
   ],
+  "calls.complete": [
+    { name: "missing", path: "/v1/calls/missing:0/complete", body: { ok: true, output: 1 }, status: 404 },
+    { name: "bad shape", path: "/v1/calls/missing:0/complete", body: { ok: "yes" }, status: 400 },
+  ],
+  "callbacks.complete": [
+    { name: "unknown token", path: "/v1/callbacks/nope", body: { ok: false, error: { message: "m" } }, status: 404 },
+  ],
   "tools.list": [{ name: "catalog", path: "/v1/tools", status: 200 }],
   "tools.delete": [
     { name: "delete", method: "DELETE", path: "/v1/tools/p.other", status: 204 },
@@ -68,7 +80,23 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
   health: [{ name: "up", path: "/health", status: 200 }],
   ready: [{ name: "ready", path: "/ready", status: 200 }],
   openapi: [{ name: "document", path: "/openapi.yaml", status: 200 }],
+  metrics: [{ name: "scrape", path: "/metrics", status: 200 }],
 })
+
+/** The events of a Server-Sent Events body, as `{ id?, event?, data }` records. */
+const sseEvents = (text: string): Array<Record<string, string>> =>
+  text
+    .split("\n\n")
+    .filter((block) => block.trim() !== "")
+    .map((block) => {
+      const fields: Record<string, string> = {}
+      for (const line of block.split("\n")) {
+        const i = line.indexOf(":")
+        if (i > 0) fields[line.slice(0, i)] = (fields[line.slice(0, i)] ?? "") + line.slice(i + 1).replace(/^ /, "")
+      }
+      return fields
+    })
+    .filter((fields) => fields["data"] !== undefined)
 
 const operations = (): Array<{ id: string; method: string; path: string; operation: any }> =>
   Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
@@ -84,6 +112,7 @@ beforeAll(async () => {
   suspended = s.body.id
   await request(server.url, "POST", `/v1/runs/${suspended}/suspend`)
   running = (await request(server.url, "POST", "/v1/runs", { code: code([{ sleep: 60_000 }]), wait: false })).body.id
+  settled = (await request(server.url, "POST", "/v1/runs", { code: code([{ call: "p.echo", input: 1 }]) })).body.id
 })
 
 afterAll(async () => {
@@ -131,6 +160,13 @@ describe("openapi.yaml", () => {
         const media = declared.content[contentType]
         if (media === undefined) {
           problems.push(`${where}: content-type ${contentType} is not declared (${Object.keys(declared.content)})`)
+          continue
+        }
+        if (contentType === "text/event-stream") {
+          // Each event (id, event, data fields) must match the declared event schema.
+          const events = sseEvents(res.text)
+          if (events.length === 0) problems.push(`${where}: no events`)
+          for (const event of events) for (const p of check(doc, media.schema, event)) problems.push(`${where}: ${p}`)
           continue
         }
         const body = contentType === "application/json" ? res.body : res.text

@@ -100,6 +100,12 @@ describe("a tenant cannot touch another tenant's", () => {
     expect(other.body.error.kind).toBe("RunNotFound")
   })
 
+  it("runs by streaming their events", async () => {
+    const other = await request(server.url, "GET", `/v1/runs/${suspended}/events`, undefined, as(globex))
+    expect(other.status).toBe(404)
+    expect(other.body.error.kind).toBe("RunNotFound")
+  })
+
   it("runs by listing them", async () => {
     const mine = await request(server.url, "GET", "/v1/runs", undefined, as(acme))
     expect(mine.body.runs.map((r: { id: string }) => r.id)).toContain(suspended)

@@ -98,14 +98,5 @@ describe("runs on the VM", () => {
     expect((await api.run((c) => c.tools.list())).tools.map((t) => t.path)).not.toContain("odd.tool")
   })
 
-  // Until issue 5 (VM suspend/resume) lands, the engine cannot suspend: this test documents that answer and is
-  // replaced by the suspend/resume tests of cluster.test.ts when they are enabled.
-  it("answers 409 NotSuspendable to a suspend while the VM cannot suspend", async () => {
-    const started = await api.run((c) => c.runs.create({ payload: { code: "let i = 0; while (true) { i++ }", wait: false, limits: { timeoutMs: 3000 } } }))
-    const refused = await request(server.url, "POST", `/v1/runs/${started.id}/suspend`)
-    expect(refused.status).toBe(409)
-    expect(refused.body.error.kind).toBe("NotSuspendable")
-    const cancelled = await api.run((c) => c.runs.cancel({ params: { id: started.id } }))
-    expect(cancelled.status).toBe("cancelled")
-  })
+  // Issue 5 landed: the VM suspends and resumes runs; the suspend/resume scenarios are in cluster.test.ts.
 })

@@ -7,14 +7,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { afterEach, describe, expect, it } from "vitest"
 import { ServerConfig } from "../../src/server/config.ts"
+import { Metrics } from "../../src/server/metrics.ts"
 import type { ToolRow } from "../../src/server/registry.ts"
 import { newSecret } from "../../src/server/signing.ts"
 import { Webhooks, type WebhookError } from "../../src/server/webhooks.ts"
 import { startReceiver, type Reply } from "./helpers.ts"
 
 const services = Webhooks.layer.pipe(
-  Layer.provide(ServerConfig.layer),
-  Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ CODEMODE_WEBHOOK_TIMEOUT_MS: "2000", CODEMODE_WEBHOOK_RETRIES: "3" }))),
+  Layer.provide(Layer.merge(ServerConfig.layer, Metrics.layer)),
+  Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ CODEMODE_WEBHOOK_TIMEOUT_MS: "2000", CODEMODE_WEBHOOK_RETRIES: "3", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1" }))),
 )
 
 const call = (tool: ToolRow, input: unknown = { q: 1 }) =>

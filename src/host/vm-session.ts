@@ -1,0 +1,235 @@
+/**
+ * A VM run as the host holds it: the engine (realm and Vm), the call ledger, the calls not yet settled with their
+ * host-side state, the inbox of outcomes not yet delivered, and the active time used. It is the unit that is saved
+ * to a `Snapshot` (`captureSession`) and rebuilt from one (`restoreSession`) into a fresh realm prepared exactly as
+ * the original was: intrinsics, then `tools` and `search`, then names for every object a fresh realm holds
+ * (snapshot/realm-names.ts). A session is mutable: in round-trip mode the loop swaps its realm, Vm and ledger for
+ * the restored ones at every save point while the calls' fibers live on.
+ */
+import type { Fiber } from "effect"
+import { compileProgram } from "../compiler/functions.ts"
+import { createRealm } from "../intrinsics/index.ts"
+import { checkProgram } from "../language/index.ts"
+import type { HostCallRequest, Realm } from "../runtime/realm.ts"
+import { buildId } from "../snapshot/build-id.ts"
+import type { RestoreContext } from "../snapshot/context.ts"
+import { decodeEngine, encodeEngine } from "../snapshot/engine-state.ts"
+import { SnapshotError } from "../snapshot/errors.ts"
+import { checkEnvelope, FORMAT_VERSION, type Snapshot } from "../snapshot/format.ts"
+import type { HeapRegistry } from "../snapshot/heap-codec.ts"
+import { nameReachable } from "../snapshot/realm-names.ts"
+import { arr, inst, rec } from "../snapshot/shape.ts"
+import { callable, nat, str, value } from "../snapshot/value-shapes.ts"
+import { Vm, type VmProgram } from "../vm/index.ts"
+import { installBindings } from "./bindings.ts"
+import type { DataValue } from "./data.ts"
+import type { CallOutcome } from "./dispatch.ts"
+import type { Hooks } from "./hooks.ts"
+import { CallLedger } from "./ledger.ts"
+import { validateLimits, type Limits } from "./limits.ts"
+import { installTools, type ToolsHost } from "./sandbox-tools.ts"
+import { savedRunShape, type SavedCall, type SavedRun } from "./saved-run.ts"
+import { installSearch } from "./search-global.ts"
+import type { ToolEntry, ToolIndex } from "./tree.ts"
+
+/** What every run of one VM runtime shares, built once by `CodeMode.make`. */
+export interface VmContext {
+  readonly index: ToolIndex
+  readonly hooks: Hooks | undefined
+  readonly limits: Limits
+  /** The tool a call's path (`tools.orders.lookup`) names. */
+  readonly toolAt: (expression: string) => ToolEntry | undefined
+  readonly registry: HeapRegistry<RestoreContext>
+  /** A realm prepared as every run's is and never run: what "only changed built-ins are saved" compares with. */
+  readonly pristine: () => Realm
+  /** CODEMODE_ROUNDTRIP: save and restore the run at every host call and every few steps. */
+  readonly roundtrip: boolean
+  /** Steps per slice (run.ts SLICE_STEPS; smaller in benchmarks that stop programs at a precise point). */
+  readonly sliceSteps: number
+}
+
+/**
+ * - `queued`: admitted, not started (it starts when the run runs);
+ * - `running`: in a fiber (a plain or idempotent tool);
+ * - `starting`: a durable tool in `start` (blocks suspend);
+ * - `started`: a durable tool whose `start` returned its data, now in `wait`;
+ * - `settled`: its outcome is in the inbox, not yet delivered to the program.
+ */
+export type CallState = "queued" | "running" | "starting" | "started" | "settled"
+
+export interface CallEntry {
+  readonly callId: number
+  readonly key: string
+  /** The sandbox side: path, copied input, the promise to settle. Replaced by the restored one on a round trip. */
+  request: HostCallRequest
+  state: CallState
+  /** A durable call's data, once `start` returned it. */
+  data: DataValue | undefined
+  fiber: Fiber.Fiber<void> | undefined
+  /** Set when a suspend takes the call out of the run: it ends without `tool.after` and without `cancel`. */
+  detached: boolean
+  /** A `Tool.idempotent` call: a suspend may interrupt it and run it again on resume. */
+  idempotent: boolean
+}
+
+export interface Session {
+  readonly runId: string
+  readonly source: string
+  readonly program: VmProgram
+  readonly limits: Limits
+  realm: Realm
+  vm: Vm
+  ledger: CallLedger
+  readonly calls: Map<number, CallEntry>
+  readonly inbox: Array<{ readonly callId: number; readonly outcome: CallOutcome }>
+  /** Active time used by earlier incarnations of the run. */
+  readonly activeMs: number
+}
+
+/** A realm as every VM run gets it: built-ins, the host's globals, and names for all of them. */
+export const prepareRealm = (ctx: VmContext, ledger: CallLedger, now: (() => number) | undefined): { realm: Realm; toolsHost: ToolsHost } => {
+  const realm = createRealm()
+  // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
+  if (now !== undefined) realm.host = { ...realm.host, now }
+  const toolsHost: ToolsHost = { realm, index: ctx.index, ledger }
+  installTools(toolsHost)
+  installSearch(realm, ctx.index, ledger)
+  nameReachable(realm)
+  return { realm, toolsHost }
+}
+
+export const newEntry = (request: HostCallRequest, runId: string, state: CallState): CallEntry => ({
+  callId: request.callId,
+  key: `${runId}:${request.callId}`,
+  request,
+  state,
+  data: undefined,
+  fiber: undefined,
+  detached: false,
+  idempotent: false,
+})
+
+/** A fresh session for a checked program. Throws what the VM's constructor throws (a compiler bug). */
+export const newSession = (
+  ctx: VmContext,
+  program: VmProgram,
+  runId: string,
+  bindings: ReadonlyArray<readonly [string, DataValue]>,
+  now: () => number,
+): Session => {
+  const ledger = new CallLedger(runId, ctx.limits.maxToolCalls)
+  const { realm } = prepareRealm(ctx, ledger, now)
+  installBindings(realm, bindings)
+  const vm = new Vm(realm, program)
+  return { runId, source: program.source, program, limits: ctx.limits, realm, vm, ledger, calls: new Map(), inbox: [], activeMs: 0 }
+}
+
+/** The saved state of a call: an idempotent call in flight is saved as queued (it runs again on resume). */
+const savedState = (e: CallEntry): SavedCall["state"] => {
+  switch (e.state) {
+    case "queued":
+      return "queued"
+    case "started":
+      return "started"
+    case "settled":
+      return "settled"
+    default:
+      return "running"
+  }
+}
+
+/**
+ * The whole state of a session as a Snapshot. Throws SnapshotError when something in it cannot be saved. For a
+ * suspend (`forSuspend`), calls still running are idempotent ones (anything else blocked the suspend): they are
+ * saved as queued, to run again on resume; a round trip saves them as running, their fibers living on.
+ */
+export const captureSession = (ctx: VmContext, s: Session, activeMs: number, forSuspend: boolean): Snapshot => {
+  const entries = [...s.calls.values()]
+  const run: SavedRun = {
+    runId: s.runId,
+    source: s.source,
+    limits: { ...s.limits },
+    activeMs,
+    extensions: [],
+    toolCalls: [...s.ledger.toolCalls],
+    locations: [...s.ledger.locations].map(([id, loc]) => [id, loc.line, loc.column] as const),
+    calls: entries.map((e) => ({
+      callId: e.callId,
+      state: forSuspend && e.state === "running" ? "queued" : savedState(e),
+      ...(e.data === undefined ? {} : { data: e.data }),
+    })),
+    inbox: [...s.inbox],
+  }
+  const heap = encodeEngine(ctx.registry, s.realm, s.vm, { calls: entries.map((e) => e.request) }, ctx.pristine())
+  return { format: FORMAT_VERSION, build: buildId(), run, heap }
+}
+
+const hostRoot = rec({
+  calls: arr(rec({ callId: nat, path: str, args: arr(value), capability: rec({ promise: inst("PromiseObject"), resolve: callable, reject: callable }) })),
+})
+
+/**
+ * A session continuing `snapshot`, in a fresh realm of this runtime. Everything is checked; anything wrong is a
+ * SnapshotError. `running` calls are accepted only for a round trip (`allowRunning`), whose fibers live on.
+ */
+export const restoreSession = (ctx: VmContext, input: unknown, now: () => number, allowRunning = false): { session: Session; saved: SavedRun } => {
+  const snapshot = checkEnvelope(input)
+  if (snapshot.build !== buildId()) {
+    throw new SnapshotError(`the snapshot was saved by another build of codemode (${snapshot.build}; this is ${buildId()})`)
+  }
+  savedRunShape(snapshot.run, "run", ctx.registry.checker())
+  const saved = snapshot.run as SavedRun
+  if (saved.extensions.length > 0) throw new SnapshotError(`the snapshot needs extensions this runtime lacks: ${saved.extensions.join(", ")}`)
+  let limits: Limits
+  try {
+    limits = validateLimits(saved.limits)
+  } catch (e) {
+    throw new SnapshotError(`the snapshot's limits are invalid: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const checked = checkProgram(saved.source)
+  if (!checked.ok) throw new SnapshotError(`the snapshot's program does not compile: ${checked.diagnostic.message}`)
+  let compiled
+  try {
+    compiled = compileProgram(checked.program)
+  } catch (e) {
+    throw new SnapshotError(`the snapshot's program does not compile: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  const ledger = new CallLedger(saved.runId, limits.maxToolCalls)
+  for (const c of saved.toolCalls) ledger.toolCalls.push(c)
+  for (const [id, line, column] of saved.locations) ledger.locations.set(id, { line, column })
+  const { realm, toolsHost } = prepareRealm(ctx, ledger, now)
+  const engine = decodeEngine(ctx.registry, snapshot.heap, realm, checked.program, compiled, hostRoot, toolsHost)
+  const requests = (engine.host as { calls: ReadonlyArray<HostCallRequest> }).calls
+  const byId = new Map(requests.map((r) => [r.callId, r]))
+  if (byId.size !== requests.length || byId.size !== saved.calls.length) throw new SnapshotError("the snapshot's calls do not match")
+  const calls = new Map<number, CallEntry>()
+  for (const c of saved.calls) {
+    const request = byId.get(c.callId)
+    if (request === undefined || calls.has(c.callId)) throw new SnapshotError(`call ${c.callId} of the snapshot is missing or repeated`)
+    if (c.state === "running" && !allowRunning) throw new SnapshotError(`call ${c.callId} was running when the state was saved`)
+    if (c.state === "started" && c.data === undefined) throw new SnapshotError(`durable call ${c.callId} has no data`)
+    if (c.callId > realm.lastCallId) throw new SnapshotError(`call ${c.callId} was never admitted`)
+    const entry = newEntry(request, saved.runId, c.state === "running" ? "running" : c.state)
+    entry.data = c.data
+    calls.set(c.callId, entry)
+  }
+  const delivered = new Set<number>()
+  for (const { callId } of saved.inbox) {
+    if (calls.get(callId)?.state !== "settled" || delivered.has(callId)) throw new SnapshotError(`the inbox holds a stray outcome for call ${callId}`)
+    delivered.add(callId)
+  }
+  if (saved.calls.some((c) => c.state === "settled" && !delivered.has(c.callId))) throw new SnapshotError("a settled call has no outcome")
+  const session: Session = {
+    runId: saved.runId,
+    source: saved.source,
+    program: checked.program,
+    limits,
+    realm,
+    vm: engine.vm,
+    ledger,
+    calls,
+    inbox: [...saved.inbox],
+    activeMs: saved.activeMs,
+  }
+  return { session, saved }
+}

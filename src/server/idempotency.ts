@@ -1,0 +1,163 @@
+/**
+ * `Idempotency-Key` on every mutating `/v1` endpoint (issue 7 "Idempotency"; the header as in
+ * https://datatracker.ietf.org/doc/draft-ietf-httpapi-idempotency-key-header/).
+ *
+ * The first request with a key claims the row (tenant, key) with its fingerprint (SHA-256 of method, path and
+ * body), runs, and stores its answer — successes and the client's own errors (4xx) alike. A repeat with the same
+ * key and the same request gets the stored answer (header `idempotent-replayed: true`) without running again,
+ * on any replica; the same key with a different request is a 409 `IdempotencyKeyReused`; a repeat while the first
+ * is still running is a 409 `IdempotencyKeyInUse`. Answers that say nothing about the request (5xx, a database
+ * down, an interrupted request) are not stored: the row is released and a retry runs again.
+ *
+ * A row in progress for longer than `STALE_MINUTES` (its replica died mid-request) can be claimed again, and
+ * keys are remembered for `RETENTION_HOURS`.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { createHash } from "node:crypto"
+import { BadRequest, Conflict, Idempotency, NotFound, PayloadTooLarge, Tenant, Unavailable } from "./api.ts"
+
+export const HEADER = "idempotency-key"
+export const STALE_MINUTES = 15
+export const RETENTION_HOURS = 24
+
+/** What the store says about a key. */
+export type Claim =
+  | { readonly _tag: "Claimed" }
+  | { readonly _tag: "Replay"; readonly status: number; readonly contentType: string | null; readonly body: string }
+  | { readonly _tag: "Mismatch" }
+  | { readonly _tag: "InProgress" }
+
+type E<A> = Effect.Effect<A, SqlError.SqlError>
+
+export class IdempotencyStore extends Context.Service<
+  IdempotencyStore,
+  {
+    readonly begin: (tenant: string, key: string, fingerprint: string) => E<Claim>
+    readonly complete: (tenant: string, key: string, answer: { status: number; contentType: string | null; body: string }) => E<void>
+    /** Forgets a claim whose request gave no answer worth keeping. */
+    readonly release: (tenant: string, key: string) => E<void>
+  }
+>()("codemode/server/IdempotencyStore") {
+  static readonly layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
+    IdempotencyStore,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const begin = Effect.fn("IdempotencyStore.begin")(function* (tenant: string, key: string, fingerprint: string) {
+        // Insert, or take over a row that is stale (in progress too long) or expired; the unique key decides races.
+        const claimed = yield* sql`
+          INSERT INTO idempotency_keys (tenant, key, fingerprint) VALUES (${tenant}, ${key}, ${fingerprint})
+          ON CONFLICT (tenant, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = NULL, content_type = NULL,
+            body = NULL, created_at = now(), updated_at = now()
+          WHERE (idempotency_keys.status IS NULL AND idempotency_keys.updated_at < now() - ${STALE_MINUTES} * interval '1 minute')
+             OR idempotency_keys.created_at < now() - ${RETENTION_HOURS} * interval '1 hour'
+          RETURNING key`
+        if (claimed.length > 0) return { _tag: "Claimed" } as const
+        const rows = yield* sql<{ fingerprint: string; status: number | null; content_type: string | null; body: string | null }>`
+          SELECT fingerprint, status, content_type, body FROM idempotency_keys WHERE tenant = ${tenant} AND key = ${key}`
+        const row = rows[0]
+        if (row === undefined) return { _tag: "InProgress" } as const // released just now: the client retries
+        if (row.fingerprint !== fingerprint) return { _tag: "Mismatch" } as const
+        if (row.status === null) return { _tag: "InProgress" } as const
+        return { _tag: "Replay", status: row.status, contentType: row.content_type, body: row.body ?? "" } as const
+      })
+      const complete = Effect.fn("IdempotencyStore.complete")(function* (
+        tenant: string,
+        key: string,
+        answer: { status: number; contentType: string | null; body: string },
+      ) {
+        yield* sql`
+          UPDATE idempotency_keys SET status = ${answer.status}, content_type = ${answer.contentType}, body = ${answer.body},
+            updated_at = now()
+          WHERE tenant = ${tenant} AND key = ${key} AND status IS NULL`
+      })
+      const release = Effect.fn("IdempotencyStore.release")(function* (tenant: string, key: string) {
+        yield* sql`DELETE FROM idempotency_keys WHERE tenant = ${tenant} AND key = ${key} AND status IS NULL`
+      })
+      return IdempotencyStore.of({ begin, complete, release })
+    }),
+  )
+}
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+const fail = (kind: string, message: string) => ({ error: { kind, message } })
+
+/** The client errors that are the request's answer (stored); anything else is not stored. */
+const storedError = (e: unknown): { status: number; body: string } | undefined => {
+  for (const [Class, status] of [[BadRequest, 400], [NotFound, 404], [Conflict, 409], [PayloadTooLarge, 413]] as const) {
+    if (e instanceof Class) return { status, body: JSON.stringify({ error: e.error }) }
+  }
+  return undefined
+}
+
+const decoder = new TextDecoder()
+
+export const layer: Layer.Layer<Idempotency, never, IdempotencyStore> = Layer.effect(
+  Idempotency,
+  Effect.gen(function* () {
+    const store = yield* IdempotencyStore
+    const unavailable = (e: SqlError.SqlError) =>
+      Effect.logError("idempotency store", e).pipe(
+        Effect.andThen(Effect.fail(new Unavailable(fail("DatabaseUnavailable", "The database is unavailable; try again")))),
+      )
+    return Idempotency.of((httpEffect) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const key = request.headers[HEADER]
+        if (key === undefined || !MUTATING.has(request.method)) return yield* httpEffect
+        if (key === "" || key.length > 255) {
+          return yield* new BadRequest(fail("InvalidIdempotencyKey", "Idempotency-Key must be 1 to 255 characters"))
+        }
+        const tenant = yield* Tenant
+        // A body that cannot be read fails the same way in the handler: let it.
+        const body = yield* Effect.orElseSucceed(request.text, () => undefined)
+        if (body === undefined) return yield* httpEffect
+        const path = request.url.split("?")[0] ?? request.url
+        const fingerprint = createHash("sha256").update(`${request.method} ${path}\n${body}`).digest("hex")
+        const claim = yield* store.begin(tenant, key, fingerprint).pipe(Effect.catchTag("SqlError", unavailable))
+        switch (claim._tag) {
+          case "Mismatch":
+            return yield* new Conflict(
+              fail("IdempotencyKeyReused", `Idempotency-Key ${JSON.stringify(key)} was already used for a different request`),
+            )
+          case "InProgress":
+            return yield* new Conflict(
+              fail("IdempotencyKeyInUse", `A request with Idempotency-Key ${JSON.stringify(key)} is still in progress; retry later`),
+            )
+          case "Replay": {
+            const headers = { "idempotent-replayed": "true" }
+            return claim.body === "" && claim.contentType === null
+              ? HttpServerResponse.empty({ status: claim.status, headers })
+              : HttpServerResponse.text(claim.body, { status: claim.status, contentType: claim.contentType ?? undefined, headers })
+          }
+        }
+        // Saved whatever happens to the request, an interruption (client gone, shutdown) included.
+        const save = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>) => {
+          let answer: { status: number; contentType: string | null; body: string } | undefined
+          if (Exit.isSuccess(exit)) {
+            const response = exit.value
+            const b = response.body
+            if (response.status < 500 && b._tag === "Uint8Array") {
+              answer = { status: response.status, contentType: b.contentType, body: decoder.decode(b.body) }
+            } else if (response.status < 500 && b._tag === "Empty") answer = { status: response.status, contentType: null, body: "" }
+          } else {
+            const error = exit.cause.reasons.find((r) => r._tag === "Fail")
+            const stored = error === undefined ? undefined : storedError(error.error)
+            if (stored !== undefined) answer = { ...stored, contentType: "application/json" }
+          }
+          return (answer === undefined ? store.release(tenant, key) : store.complete(tenant, key, answer)).pipe(
+            Effect.catch((e) => Effect.logWarning("could not save an idempotent answer", e)),
+          )
+        }
+        return yield* httpEffect.pipe(Effect.onExit((exit) => save(exit)))
+      }),
+    )
+  }),
+)

@@ -1,0 +1,117 @@
+/**
+ * The snapshot format. A `Snapshot` is JSON: the format version and the build id first (so a reader can refuse a
+ * state it cannot resume before reading anything else, as QuickJS's bytecode reader does), then the host's record
+ * of the run (calls, limits, time used: opaque here) and the encoded heap (heap-codec.ts).
+ *
+ * `toBytes` / `fromBytes` give the compact binary form:
+ *
+ * ```
+ * offset  size  field
+ * 0       4     magic "CMSN"
+ * 4       2     binary layout version (1), big-endian
+ * 6       4     length of the JSON text in bytes, big-endian
+ * 10      16    SHA-256 (first 16 bytes) of bytes 0..9 and of the payload
+ * 26      ...   payload: the JSON text, raw-deflated
+ * ```
+ *
+ * The digest makes any flipped or missing byte a `SnapshotError` before anything is inflated or parsed; the
+ * declared length bounds inflation (no decompression bomb) and must match exactly.
+ */
+import { createHash } from "node:crypto"
+import { deflateRawSync, inflateRawSync } from "node:zlib"
+import { SnapshotError } from "./errors.ts"
+import type { EncodedHeap } from "./heap-codec.ts"
+
+/** The JSON layout version; any change to the envelope or to the meaning of a field bumps it. */
+export const FORMAT_VERSION = 1
+
+/**
+ * A suspended run's state, as JSON (spec: "`CodeMode.Snapshot` is JSON").
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Snapshot {
+  readonly format: number
+  readonly build: string
+  /** The host's record of the run: its id, source, limits, calls, time used. */
+  readonly run: unknown
+  readonly heap: EncodedHeap
+}
+
+const MAGIC = Buffer.from("CMSN", "latin1")
+const LAYOUT = 1
+const HEADER = 10
+const DIGEST = 16
+/** The largest JSON text a snapshot may inflate to. */
+export const MAX_SNAPSHOT_JSON_BYTES = 256 * 1024 * 1024
+
+const digestOf = (header: Uint8Array, payload: Uint8Array): Buffer =>
+  createHash("sha256").update(header).update(payload).digest().subarray(0, DIGEST)
+
+/**
+ * The compact binary form of a snapshot.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const toBytes = (snapshot: Snapshot): Uint8Array => {
+  const json = Buffer.from(JSON.stringify(snapshot), "utf8")
+  if (json.length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError(`the snapshot is larger than ${MAX_SNAPSHOT_JSON_BYTES} bytes`)
+  const payload = deflateRawSync(json)
+  const header = Buffer.alloc(HEADER)
+  MAGIC.copy(header, 0)
+  header.writeUInt16BE(LAYOUT, 4)
+  header.writeUInt32BE(json.length, 6)
+  const out = new Uint8Array(HEADER + DIGEST + payload.length)
+  out.set(header, 0)
+  out.set(digestOf(header, payload), HEADER)
+  out.set(payload, HEADER + DIGEST)
+  return out
+}
+
+/**
+ * A snapshot from its binary form. Corrupted, truncated or foreign bytes fail with `SnapshotError`; the JSON's
+ * content is checked when the resumed program runs.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const fromBytes = (bytes: Uint8Array): Snapshot => {
+  if (!(bytes instanceof Uint8Array)) throw new SnapshotError("a snapshot's bytes must be a Uint8Array")
+  if (bytes.length < HEADER + DIGEST) throw new SnapshotError("not a codemode snapshot: too short")
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (!buf.subarray(0, 4).equals(MAGIC)) throw new SnapshotError("not a codemode snapshot: bad magic")
+  const layout = buf.readUInt16BE(4)
+  if (layout !== LAYOUT) throw new SnapshotError(`snapshot layout ${layout} is not supported (this build reads ${LAYOUT})`)
+  const length = buf.readUInt32BE(6)
+  const payload = buf.subarray(HEADER + DIGEST)
+  if (!digestOf(buf.subarray(0, HEADER), payload).equals(buf.subarray(HEADER, HEADER + DIGEST))) {
+    throw new SnapshotError("the snapshot is corrupted: its checksum does not match")
+  }
+  if (length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError("the snapshot declares an oversized payload")
+  let json: Buffer
+  try {
+    json = inflateRawSync(payload, { maxOutputLength: Math.max(1, length) })
+  } catch (e) {
+    throw new SnapshotError(`the snapshot's payload does not inflate: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (json.length !== length) throw new SnapshotError("the snapshot's payload has the wrong length")
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(json.toString("utf8"))
+  } catch {
+    throw new SnapshotError("the snapshot's payload is not JSON")
+  }
+  return checkEnvelope(parsed)
+}
+
+/** The envelope of a snapshot: an object with the format version and build id first, a run record and a heap. */
+export const checkEnvelope = (s: unknown): Snapshot => {
+  if (typeof s !== "object" || s === null || Array.isArray(s)) throw new SnapshotError("a snapshot must be an object")
+  const o = s as Record<string, unknown>
+  if (o.format !== FORMAT_VERSION) throw new SnapshotError(`snapshot format ${JSON.stringify(o.format)} is not supported (this build reads ${FORMAT_VERSION})`)
+  if (typeof o.build !== "string") throw new SnapshotError("the snapshot has no build id")
+  if (typeof o.heap !== "object" || o.heap === null || !("run" in o)) throw new SnapshotError("the snapshot has no run or heap")
+  return o as unknown as Snapshot
+}

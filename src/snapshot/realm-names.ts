@@ -1,0 +1,40 @@
+/**
+ * Names for every object a fresh realm holds. Built-ins are saved by name (ARCHITECTURE principle 3), so every
+ * object a realm is created with must have one: a program may keep any of them in a variable, and the resumed run
+ * must find the very same object in its own fresh realm, not a copy. The intrinsic families register what the
+ * spec names (`%Array.prototype%`); `nameReachable` names the few objects they create without registering them
+ * (`Array.prototype[Symbol.unscopables]`...) by their path from a named one: `%Array.prototype%.[Symbol.unscopables]`.
+ *
+ * It runs on every realm a VM run uses, right after the host installed its globals and before the program (or a
+ * saved state) touches it, so the same build always produces the same names in the same order.
+ */
+import { NativeFunction } from "../runtime/function-object.ts"
+import { JSObject } from "../runtime/object.ts"
+import type { Realm } from "../runtime/realm.ts"
+import { SymbolValue, type PropertyKey } from "../runtime/value.ts"
+
+const segment = (key: PropertyKey): string => (key instanceof SymbolValue ? `[${key.description ?? ""}]` : JSON.stringify(key))
+
+export const nameReachable = (realm: Realm): void => {
+  const queue: Array<[JSObject, string]> = [...realm.intrinsics].map(([name, o]) => [o, name])
+  const visit = (o: unknown, path: string): void => {
+    if (!(o instanceof JSObject) || realm.intrinsicNames.has(o)) return
+    const name = `%${path}%`
+    realm.register(name, o)
+    queue.push([o, name])
+  }
+  for (let i = 0; i < queue.length; i++) {
+    const [o, name] = queue[i]!
+    const base = name.slice(1, -1)
+    visit(o.proto, `${base}.[[Prototype]]`)
+    for (const [key, p] of o.properties) {
+      if (p.accessor) {
+        visit(p.get, `${base}.${segment(key)}[get]`)
+        visit(p.set, `${base}.${segment(key)}[set]`)
+      } else visit(p.value, `${base}.${segment(key)}`)
+    }
+    if (o instanceof NativeFunction && o.slots !== undefined) {
+      for (const [k, v] of Object.entries(o.slots)) if (!Array.isArray(v)) visit(v, `${base}.[[${k}]]`)
+    }
+  }
+}
