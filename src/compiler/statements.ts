@@ -182,7 +182,9 @@ function BreakOrContinue(fc: FunctionCompiler, node: ESTree.BreakStatement | EST
     if (!matches) continue
     const target = isBreak ? c.breakLabel : c.continueLabel
     if (target === undefined) throw new Error("codemode bug: continue target missing")
-    fc.exitTo(i, isBreak ? c.breakEnvDepth : c.continueEnvDepth, false, () => fc.jump(Op.Jump, target))
+    // `continue` stays inside its own for-of/for-await loop: that loop's iterator (the entry just above it) stays open.
+    const keepsOwnIterator = !isBreak && fc.control[i + 1]?.kind === "iterator"
+    fc.exitTo(keepsOwnIterator ? i + 1 : i, isBreak ? c.breakEnvDepth : c.continueEnvDepth, false, () => fc.jump(Op.Jump, target))
     return
   }
   throw new Error(`codemode bug: no target for ${node.type}`)

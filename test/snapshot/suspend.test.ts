@@ -27,6 +27,14 @@ const settle = Effect.gen(function* () {
 const N = Schema.Struct({ n: Schema.Number })
 
 describe("programs", () => {
+  it("engine: \"vm\" makes a VmRuntime; the legacy runtime has no program or resume", () => {
+    const vm: CodeMode.VmRuntime = CodeMode.make({ engine: "vm" })
+    assert.strictEqual(typeof vm.program, "function")
+    assert.strictEqual(typeof vm.resume, "function")
+    const legacy = CodeMode.make({ engine: "legacy" })
+    assert.isFalse("program" in legacy || "resume" in legacy)
+  })
+
   it.effect("nothing runs until run(); a program runs once, and running it again is a defect", () =>
     Effect.gen(function* () {
       let calls = 0

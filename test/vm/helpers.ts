@@ -11,6 +11,7 @@ import { JSObject } from "../../src/runtime/object.ts"
 import type { Realm } from "../../src/runtime/realm.ts"
 import { SymbolValue, type Value } from "../../src/runtime/value.ts"
 import { Vm, type VmStatus } from "../../src/vm/index.ts"
+import { runWithRoundtrips } from "../snapshot/engine-roundtrip.ts"
 
 export const start = (source: string): { vm: Vm; realm: Realm } => {
   const checked = checkProgram(source)
@@ -19,8 +20,9 @@ export const start = (source: string): { vm: Vm; realm: Realm } => {
   return { vm: new Vm(realm, checked.program), realm }
 }
 
-/** Runs until the program settles or is idle; budget per slice. */
+/** Runs until the program settles or is idle; budget per slice. Round-trip mode saves and restores it as it goes. */
 export const runToEnd = (source: string, budget = 1_000_000): { status: VmStatus; realm: Realm } => {
+  if (process.env["CODEMODE_ROUNDTRIP"] === "1") return runWithRoundtrips(source)
   const { vm, realm } = start(source)
   for (let i = 0; i < 100_000; i++) {
     const status = vm.run(budget)

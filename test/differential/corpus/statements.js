@@ -350,3 +350,68 @@ o[0] = 1
 const keys = []
 for (const k in o) keys.push(k)
 return keys
+
+// === for-of-continue-keeps-iterating
+const out = []
+for (const x of [1, 2, 3, 4]) {
+  if (x % 2 === 1) continue
+  out.push(x)
+}
+return out
+
+// === for-of-continue-does-not-close-iterator
+const log = []
+const iterable = {
+  [Symbol.iterator]() {
+    let i = 0
+    return {
+      next: () => (i < 3 ? { value: i++, done: false } : { value: undefined, done: true }),
+      return: () => { log.push("return"); return {} },
+    }
+  },
+}
+for (const x of iterable) {
+  if (x === 1) continue
+  log.push(x)
+}
+return log
+
+// === labeled-continue-closes-inner-iterator-only
+const log = []
+const tracked = (name, n) => ({
+  [Symbol.iterator]() {
+    let i = 0
+    return {
+      next: () => (i < n ? { value: i++, done: false } : { value: undefined, done: true }),
+      return: () => { log.push("close " + name); return {} },
+    }
+  },
+})
+outer: for (const a of tracked("outer", 2)) {
+  for (const b of tracked("inner", 3)) {
+    if (b === 1) continue outer
+    log.push(a + ":" + b)
+  }
+}
+return log
+
+// === for-await-continue
+const out = []
+async function* gen() { yield 1; yield 2; yield 3 }
+for await (const x of gen()) {
+  if (x === 2) continue
+  out.push(x)
+}
+return out
+
+// === continue-in-for-of-inside-try-finally
+const log = []
+for (const x of [1, 2, 3]) {
+  try {
+    if (x === 2) continue
+    log.push("body " + x)
+  } finally {
+    log.push("finally " + x)
+  }
+}
+return log
