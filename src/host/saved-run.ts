@@ -5,8 +5,7 @@
  * resume), `started` (a durable call, with its JSON data: `wait` is called again on resume) or `settled` (its
  * outcome is in the inbox) — and the inbox itself. Plain JSON, checked field by field when a state is resumed.
  */
-import { SnapshotError } from "../snapshot/errors.ts"
-import { arr, int, lit, nat, num, opt, or, rec, str, tuple, type Shape } from "../snapshot/shape.ts"
+import { arr, int, lit, mismatch, nat, num, opt, or, rec, str, tuple, type Shape } from "../snapshot/shape.ts"
 import type { DataValue } from "./data.ts"
 import type { CallOutcome } from "./dispatch.ts"
 import type { Limits } from "./limits.ts"
@@ -40,12 +39,12 @@ const MAX_JSON_DEPTH = 64
 const json = (depth: number): Shape => (v, w, c) => {
   if (v === null || typeof v === "boolean" || typeof v === "string") return
   if (typeof v === "number") {
-    if (!Number.isFinite(v)) throw new SnapshotError(`${w}: not JSON`)
+    if (!Number.isFinite(v)) mismatch(`${w}: not JSON`)
     return
   }
-  if (depth >= MAX_JSON_DEPTH) throw new SnapshotError(`${w}: nested too deeply`)
+  if (depth >= MAX_JSON_DEPTH) mismatch(`${w}: nested too deeply`)
   if (Array.isArray(v)) return arr(json(depth + 1))(v, w, c)
-  if (typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype) throw new SnapshotError(`${w}: not JSON`)
+  if (typeof v !== "object" || v === undefined || Object.getPrototypeOf(v) !== Object.prototype) return mismatch(`${w}: not JSON`)
   for (const [k, x] of Object.entries(v)) json(depth + 1)(x, `${w}.${k}`, c)
 }
 const data = json(0)
@@ -67,7 +66,7 @@ export const savedRunShape: Shape = rec({
   limits: rec({ timeoutMs: opt(num), maxToolCalls: opt(num), maxOutputBytes: opt(num) }),
   activeMs: (v, w, c) => {
     num(v, w, c)
-    if (!((v as number) >= 0) || !Number.isFinite(v)) throw new SnapshotError(`${w}: not a duration`)
+    if (!((v as number) >= 0) || !Number.isFinite(v)) mismatch(`${w}: not a duration`)
   },
   extensions: arr(str),
   toolCalls: arr(rec({ path: str, key: str })),

@@ -18,7 +18,7 @@ import { SnapshotError } from "../snapshot/errors.ts"
 import { checkEnvelope, FORMAT_VERSION, type Snapshot } from "../snapshot/format.ts"
 import type { HeapRegistry } from "../snapshot/heap-codec.ts"
 import { nameReachable } from "../snapshot/realm-names.ts"
-import { arr, inst, rec } from "../snapshot/shape.ts"
+import { arr, check, inst, rec } from "../snapshot/shape.ts"
 import { callable, nat, str, value } from "../snapshot/value-shapes.ts"
 import { Vm, type VmProgram } from "../vm/index.ts"
 import { installBindings } from "./bindings.ts"
@@ -177,7 +177,7 @@ export const restoreSession = (ctx: VmContext, input: unknown, now: () => number
   if (snapshot.build !== buildId()) {
     throw new SnapshotError(`the snapshot was saved by another build of codemode (${snapshot.build}; this is ${buildId()})`)
   }
-  savedRunShape(snapshot.run, "run", ctx.registry.checker())
+  check(savedRunShape, snapshot.run, "run", ctx.registry.checker())
   const saved = snapshot.run as SavedRun
   if (saved.extensions.length > 0) throw new SnapshotError(`the snapshot needs extensions this runtime lacks: ${saved.extensions.join(", ")}`)
   let limits: Limits

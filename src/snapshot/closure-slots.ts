@@ -7,8 +7,7 @@
  */
 import { ArrayObject } from "../runtime/array-object.ts"
 import { JSObject } from "../runtime/object.ts"
-import { SnapshotError } from "./errors.ts"
-import { inst, opt, rec, refine, type Shape } from "./shape.ts"
+import { inst, mismatch, opt, rec, refine, type Shape } from "./shape.ts"
 import { bool, nat, obj, value } from "./value-shapes.ts"
 
 /** Promise.all's remaining-elements counter: an object with a numeric `count`. */
@@ -20,7 +19,7 @@ const counter: Shape = refine(obj, (o: JSObject) => {
 /** A dense array (its elements kept in storage). */
 const list: Shape = (v, w, c) => {
   inst("ArrayObject")(v, w, c)
-  if ((v as ArrayObject).elements === null) throw new SnapshotError(`${w}: not a dense array`)
+  if ((v as ArrayObject).elements === null) mismatch(`${w}: not a dense array`)
 }
 
 const element = (extra: Record<string, Shape>): Shape =>

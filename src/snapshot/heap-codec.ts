@@ -18,7 +18,7 @@
  */
 import { Property } from "../runtime/property.ts"
 import { SnapshotError } from "./errors.ts"
-import type { Checker, Shape } from "./shape.ts"
+import { check, type Checker, type Shape } from "./shape.ts"
 
 export { SnapshotError }
 
@@ -420,10 +420,10 @@ export const decodeHeap = <Ctx>(
     if (cls === undefined) return
     const where = `heap record ${i} (${cls.name})`
     const o = objects[i] as Record<string, unknown>
-    for (const [name, shape] of cls.fields) if (shape !== PROPERTIES) shape(o[name], `${where}.${name}`, checker)
+    for (const [name, shape] of cls.fields) if (shape !== PROPERTIES) check(shape, o[name], `${where}.${name}`, checker)
   })
   const root = value((heap as { root: unknown }).root, "root")
-  rootShape(root, "root", checker)
+  check(rootShape, root, "root", checker)
   const hook = (run: (cls: HeapClass<Ctx>, o: object, i: number) => void): void =>
     encoded.forEach((_, i) => {
       const cls = classes[i]

@@ -25,7 +25,7 @@ import { EMPTY, type Value } from "../runtime/value.ts"
 import type { RestoreContext } from "./context.ts"
 import type { HeapClass } from "./heap-codec.ts"
 import { errorFields, objectClass } from "./registry-runtime.ts"
-import { bytes, inst, lit, map, nul, num, opt, or, set, tuple, type Shape } from "./shape.ts"
+import { bytes, inst, lit, map, nullable, num, opt, set, tuple, type Shape } from "./shape.ts"
 import { arr, bool, int, iterationKind, nat, obj, optObj, str, value, valueOrEmpty } from "./value-shapes.ts"
 
 type Entry = HeapClass<RestoreContext>
@@ -152,7 +152,7 @@ export const intrinsicClasses: ReadonlyArray<Entry> = [
     ["state", arr(int)],
   ]),
   objectClass("ArrayBufferObject", ArrayBufferObject, [
-    ["data", or(nul, bytes)],
+    ["data", nullable(bytes)],
     ["maxByteLength", opt(nat)],
   ], {
     validate: (b: ArrayBufferObject) =>

@@ -18,9 +18,8 @@ import { Environment, Frame, FrameKind } from "../vm/frame.ts"
 import { FastArrayRecord } from "../vm/operations.ts"
 import type { RestoreContext } from "./context.ts"
 import { closureSlots } from "./closure-slots.ts"
-import { SnapshotError } from "./errors.ts"
 import { PROPERTIES, type HeapClass } from "./heap-codec.ts"
-import { dict, inst, lit, map, nul, opt, or, rec, tuple, type Shape } from "./shape.ts"
+import { check, dict, inst, lit, map, mismatch, nullable, opt, or, rec, tuple, type Shape } from "./shape.ts"
 import {
   arr,
   bool,
@@ -94,7 +93,7 @@ const validateObject = (o: JSObject, ctx: RestoreContext): string | undefined =>
   acyclic("proto", o, (x) => x.proto, ctx) ? undefined : "its prototype chain is a cycle"
 
 const codeObject: Shape = (v, w) => {
-  if (typeof v !== "object" || v === null || !("bytecode" in v)) throw new SnapshotError(`${w}: not a code object`)
+  if (typeof v !== "object" || v === null || !("bytecode" in v)) mismatch(`${w}: not a code object`)
 }
 
 export const errorFields: Fields = [
@@ -106,7 +105,7 @@ export const errorFields: Fields = [
 /** A built-in closure's slots, checked by kind (closure-slots.ts); other built-ins keep none of their own. */
 const validateNative = (f: NativeFunction, ctx: RestoreContext): string | undefined => {
   const shape = closureSlots.get(f.nativeId)
-  if (shape !== undefined) shape(f.slots, "slots", ctx.checker)
+  if (shape !== undefined) check(shape, f.slots, "slots", ctx.checker)
   return undefined
 }
 
@@ -135,7 +134,7 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
     "ArrayObject",
     ArrayObject,
     [
-      ["elements", or(nul, arr(valueOrEmpty, Caps.maxArrayStorage))],
+      ["elements", nullable(arr(valueOrEmpty, Caps.maxArrayStorage))],
       ["length", nat],
       ["lengthWritable", bool],
     ],
@@ -171,7 +170,7 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
     ScriptFunction,
     [
       ["code", codeObject],
-      ["env", or(nul, inst("Environment"))],
+      ["env", nullable(inst("Environment"))],
       ["functionKind", lit("normal", "generator", "async", "asyncGenerator")],
       ["thisMode", lit("lexical", "strict", "global")],
       ["strict", bool],
@@ -236,8 +235,8 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
     name: "Environment",
     ctor: Environment,
     fields: [
-      ["slots", arr(or(valueOrEmpty, inst("PrivateName")))],
-      ["parent", or(nul, inst("Environment"))],
+      ["slots", arr((v, w, c) => (v instanceof PrivateName ? undefined : valueOrEmpty(v, w, c)))],
+      ["parent", nullable(inst("Environment"))],
     ],
     validate: (e: Environment, ctx) => (acyclic("env", e, (x) => x.parent, ctx) ? undefined : "its parent chain is a cycle"),
   },
@@ -250,7 +249,7 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["pc", nat],
       ["regs", arr(slot)],
       ["sp", nat],
-      ["env", or(nul, inst("Environment"))],
+      ["env", nullable(inst("Environment"))],
       ["func", optObj],
       ["thisValue", valueOrEmpty],
       ["newTarget", value],
@@ -289,6 +288,4 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
   },
 ]
 
-const fail = (message: string): never => {
-  throw new SnapshotError(message)
-}
+const fail = (message: string): never => mismatch(message)

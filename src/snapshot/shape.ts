@@ -20,9 +20,34 @@ export interface Checker {
 
 export type Shape = (v: unknown, where: string, c: Checker) => void
 
+/**
+ * A shape's refusal. Not an Error: `or` tries alternatives by catching refusals, and capturing a host stack for
+ * each would dominate decoding. `check` turns it into the SnapshotError callers see.
+ */
+export class Mismatch {
+  readonly message: string
+  constructor(message: string) {
+    this.message = message
+  }
+}
+
+export const mismatch = (message: string): never => {
+  throw new Mismatch(message)
+}
+
+/** Runs a shape; a refusal is a SnapshotError. */
+export const check = (shape: Shape, v: unknown, where: string, c: Checker): void => {
+  try {
+    shape(v, where, c)
+  } catch (e) {
+    if (e instanceof Mismatch) throw new SnapshotError(e.message)
+    throw e
+  }
+}
+
 const fail = (where: string, expected: string, v: unknown): never => {
   const got = v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? `an instance of ${(Object.getPrototypeOf(v) as { constructor?: { name?: string } } | null)?.constructor?.name ?? "?"}` : typeof v
-  throw new SnapshotError(`${where}: expected ${expected}, got ${got}`)
+  return mismatch(`${where}: expected ${expected}, got ${got}`)
 }
 
 /**
@@ -73,7 +98,7 @@ export const bytes: Shape = (v, w) => {
 export const lit =
   (...values: ReadonlyArray<string | number | boolean>): Shape =>
   (v, w) => {
-    if (!values.includes(v as string)) throw new SnapshotError(`${w}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}`)
+    if (!values.includes(v as string)) mismatch(`${w}: expected one of ${values.map((x) => JSON.stringify(x)).join(", ")}`)
   }
 
 export const or =
@@ -85,14 +110,24 @@ export const or =
         s(v, w, c)
         return
       } catch (e) {
-        if (!(e instanceof SnapshotError)) throw e
+        if (!(e instanceof Mismatch)) throw e
         first ??= e
       }
     }
     throw first
   }
 
-export const opt = (s: Shape): Shape => or(undef, s)
+export const opt =
+  (s: Shape): Shape =>
+  (v, w, c) => {
+    if (v !== undefined) s(v, w, c)
+  }
+
+export const nullable =
+  (s: Shape): Shape =>
+  (v, w, c) => {
+    if (v !== null) s(v, w, c)
+  }
 
 /** An instance of one of the named heap classes (or of a subclass). */
 export const inst =
@@ -106,7 +141,7 @@ export const arr =
   (item: Shape, maxLength = Infinity): Shape => {
     const self: Shape = (v, w, c) => {
       if (!Array.isArray(v)) return fail(w, "an array", v)
-      if (v.length > maxLength) throw new SnapshotError(`${w}: more than ${maxLength} items`)
+      if (v.length > maxLength) mismatch(`${w}: more than ${maxLength} items`)
       once(v, self, c, () => {
         for (let i = 0; i < v.length; i++) item(v[i], `${w}[${i}]`, c)
       })
@@ -151,7 +186,7 @@ export const rec = (fields: Readonly<Record<string, Shape>>): Shape => {
   const keys = Object.keys(fields)
   const self: Shape = (v, w, c) => {
     if (typeof v !== "object" || v === null || Array.isArray(v) || Object.getPrototypeOf(v) !== Object.prototype) return fail(w, "a plain record", v)
-    for (const k of Object.keys(v)) if (!Object.hasOwn(fields, k)) throw new SnapshotError(`${w}: unexpected field ${JSON.stringify(k)}`)
+    for (const k of Object.keys(v)) if (!Object.hasOwn(fields, k)) mismatch(`${w}: unexpected field ${JSON.stringify(k)}`)
     once(v, self, c, () => {
       for (const k of keys) fields[k]!((v as Record<string, unknown>)[k], `${w}.${k}`, c)
     })
@@ -179,5 +214,5 @@ export const refine =
   (v, w, c) => {
     s(v, w, c)
     const problem = check(v as never)
-    if (problem !== undefined) throw new SnapshotError(`${w}: ${problem}`)
+    if (problem !== undefined) mismatch(`${w}: ${problem}`)
   }

@@ -5,12 +5,9 @@
  */
 import { JSObject } from "../runtime/object.ts"
 import { EMPTY, SymbolValue } from "../runtime/value.ts"
-import { SnapshotError } from "./errors.ts"
-import { arr, bool, inst, int, lit, nat, nul, opt, or, rec, set, str, type Shape } from "./shape.ts"
+import { arr, bool, inst, int, lit, mismatch, nat, nullable, opt, or, rec, set, str, type Shape } from "./shape.ts"
 
-const fail = (where: string, what: string): never => {
-  throw new SnapshotError(`${where}: expected ${what}`)
-}
+const fail = (where: string, what: string): never => mismatch(`${where}: expected ${what}`)
 
 /** A sandbox value: a primitive, a symbol or an object of the heap. */
 export const value: Shape = (v, w) => {
@@ -40,7 +37,7 @@ export const primitive: Shape = (v, w) => {
 export const obj: Shape = (v, w) => {
   if (!(v instanceof JSObject)) fail(w, "an object")
 }
-export const objOrNull = or(nul, obj)
+export const objOrNull = nullable(obj)
 export const optObj = opt(obj)
 
 export const symbol: Shape = (v, w) => {
