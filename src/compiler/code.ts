@@ -34,6 +34,11 @@ export interface CodeObject {
   readonly maxStack: number
   /** The frame keeps its argument list (arguments object, rest parameter, implicit derived constructor). */
   readonly needsArgs: boolean
+  /**
+   * A mapped arguments object (CreateArguments): for each argument index, the slot of the parameter it aliases in
+   * the function's environment record, or -1. Undefined when the arguments object is unmapped.
+   */
+  readonly argumentsMap: ReadonlyArray<number> | undefined
   /** The instructions: opcode words followed by their operands. */
   readonly bytecode: Int32Array
   readonly constants: ReadonlyArray<Constant>

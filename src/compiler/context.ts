@@ -53,8 +53,11 @@ export class ProgramCompiler {
   readonly storage = new Map<Binding, Storage>()
   private readonly materialized = new Map<Scope, boolean>()
   private blockEnvFunctions: Set<FunctionInfo> | undefined
-  constructor(analysis: ScopeAnalysis) {
+  /** The program's text (Function.prototype.toString ranges). */
+  readonly source: string
+  constructor(analysis: ScopeAnalysis, source: string) {
     this.analysis = analysis
+    this.source = source
   }
   reserveId(): number {
     this.codes.push(undefined as unknown as CodeObject)
@@ -107,6 +110,10 @@ export class FunctionCompiler {
   /** Registers holding the program's completion value (top-level body only). */
   completionReg: number | undefined = undefined
   needsArgs = false
+  /** The registers of the dispose capabilities of the enclosing scopes that declare `using`, innermost last. */
+  readonly disposeCaps: number[] = []
+  /** See CodeObject.argumentsMap. */
+  argumentsMap: number[] | undefined = undefined
   private nextReg = 0
   private maxReg = 0
   private readonly freeRegs: number[] = []

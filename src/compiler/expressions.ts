@@ -714,17 +714,27 @@ function YieldStar(fc: FunctionCompiler, argument: ESTree.Expression): void {
   fc.emit(Op.StoreReg, mode)
   fc.emit(Op.StoreReg, received)
   if (isAsync) {
-    // NON-SPEC: a `return` resumption's value is awaited here (AsyncGeneratorUnwrapYieldResumption) but a
-    // rejection of that await is thrown out of yield* instead of being forwarded to the inner iterator.
+    // AsyncGeneratorUnwrapYieldResumption: a `return` resumption's value is awaited; if that throws, the inner
+    // iterator receives the exception as a `throw`.
     const notReturn = fc.label()
     fc.emit(Op.LoadReg, mode)
     fc.emit(Op.Int, ResumeMode.Return)
     fc.emit(Op.StrictEq)
     fc.jump(Op.JumpIfFalse, notReturn)
+    const depth = fc.asm.depth
     fc.emit(Op.LoadReg, received)
+    const start = fc.asm.pc
     fc.emit(Op.AwaitPrepare)
     fc.emit(Op.Await)
+    const stop = fc.asm.pc
     fc.emit(Op.StoreReg, received)
+    fc.jump(Op.Jump, loop)
+    const rejected = fc.label()
+    fc.asm.handler(start, stop, rejected, depth)
+    fc.place(rejected)
+    fc.emit(Op.StoreReg, received)
+    fc.emit(Op.Int, ResumeMode.Throw)
+    fc.emit(Op.StoreReg, mode)
     fc.place(notReturn)
   }
   fc.jump(Op.Jump, loop)
@@ -734,13 +744,21 @@ function YieldStar(fc: FunctionCompiler, argument: ESTree.Expression): void {
   fc.emit(Op.Int, ResumeMode.Return)
   fc.emit(Op.StrictEq)
   fc.jump(Op.JumpIfFalse, end)
-  if (isAsync) {
-    fc.emit(Op.AwaitPrepare)
-    fc.emit(Op.Await)
-  }
   fc.emitReturn()
-  // A return resumption and the inner iterator has no `return`: return the received value.
   fc.place(noReturnMethod)
+  if (isAsync) {
+    // A throw resumption and the inner iterator has no `throw`: close it (awaiting `return`), then fail.
+    const isReturn = fc.label()
+    fc.emit(Op.LoadReg, mode)
+    fc.emit(Op.Int, ResumeMode.Throw)
+    fc.emit(Op.StrictEq)
+    fc.jump(Op.JumpIfFalse, isReturn)
+    fc.emit(Op.LoadReg, iter)
+    fc.asyncIteratorClose()
+    fc.throwError("TypeError", "The iterator does not provide a 'throw' method.", fc.asm.depth)
+    fc.place(isReturn)
+  }
+  // A return resumption and the inner iterator has no `return`: return the received value.
   fc.emit(Op.LoadReg, received)
   if (isAsync) {
     fc.emit(Op.AwaitPrepare)

@@ -15,26 +15,29 @@ import {
   fieldInitializerName,
   functionKindOf,
   isAnonymousFunctionDefinition,
+  methodSourceRange,
   roleOf,
+  type SourceRange,
 } from "../language/static-semantics.ts"
 import { MethodKind, Op } from "../vm/opcodes.ts"
 import type { CodeObject, CompiledProgram } from "./code.ts"
 import { type ClassInfo, FunctionCompiler, ProgramCompiler } from "./context.ts"
 import { compileExpression, compileNamedExpression, compilePropertyKey, staticKey } from "./expressions.ts"
 import { destructure } from "./patterns.ts"
-import { compileStatements } from "./statements.ts"
+import { compileDisposingStatements } from "./statements.ts"
 
 type FunctionNode = ESTree.FunctionDeclaration | ESTree.FunctionExpression | ESTree.ArrowFunctionExpression
 
 /** The input the compiler needs from a checked program. */
 export interface ProgramSource {
   readonly ast: ESTree.Program
+  readonly source: string
   readonly strict: boolean
 }
 
 export function compileProgram(program: ProgramSource): CompiledProgram {
   const analysis = analyzeScopes(program.ast, program.strict)
-  const pc = new ProgramCompiler(analysis)
+  const pc = new ProgramCompiler(analysis, program.source)
   const fi = analysis.program
   const id = pc.reserveId()
   const fc = new FunctionCompiler(pc, fi, { role: "program", functionKind: "async", strict: fi.strict, name: "", envChain: [], classInfo: undefined })
@@ -51,7 +54,7 @@ export function compileProgram(program: ProgramSource): CompiledProgram {
  * Compiles a nested function (or class element function) and returns its code id. `sourceNode` is the text
  * Function.prototype.toString shows (a method with its key, a class constructor as the whole class).
  */
-export function compileFunctionNode(fc: FunctionCompiler, node: ESTree.Node, name: string, classInfo?: ClassInfo, sourceNode: ESTree.Node = node): number {
+export function compileFunctionNode(fc: FunctionCompiler, node: ESTree.Node, name: string, classInfo?: ClassInfo, sourceNode: SourceRange = node): number {
   const fi = fc.program.analysis.functions.get(node)
   if (fi === undefined) throw new Error(`codemode bug: no function info for ${node.type}`)
   fc.program.depth += FUNCTION_NESTING_WEIGHT
@@ -63,7 +66,7 @@ export function compileFunctionNode(fc: FunctionCompiler, node: ESTree.Node, nam
   }
 }
 
-function compileFunctionNodeInner(fc: FunctionCompiler, fi: FunctionInfo, node: ESTree.Node, name: string, classInfo: ClassInfo | undefined, sourceNode: ESTree.Node): number {
+function compileFunctionNodeInner(fc: FunctionCompiler, fi: FunctionInfo, node: ESTree.Node, name: string, classInfo: ClassInfo | undefined, sourceNode: SourceRange): number {
   const id = fc.program.reserveId()
   const child = new FunctionCompiler(fc.program, fi, {
     role: roleOf(fi),
@@ -123,7 +126,7 @@ function compileBody(fc: FunctionCompiler, fi: FunctionInfo, body: ReadonlyArray
     fc.emit(Op.Undefined)
     fc.emit(Op.StoreReg, fc.completionReg)
   }
-  compileStatements(fc, body)
+  compileDisposingStatements(fc, body)
   if (fc.asm.depth < 0) fc.asm.depth = 0
   if (fc.completionReg !== undefined) {
     fc.emit(Op.LoadReg, fc.completionReg)
@@ -164,6 +167,12 @@ function prologue(fc: FunctionCompiler, fi: FunctionInfo): void {
   pseudo("function-object", () => fc.emit(Op.LoadFrameFunction))
   pseudo("arguments", () => {
     fc.needsArgs = true
+    fc.argumentsMap = fi.mappedParameters()?.map((b) => {
+      if (b === undefined) return -1
+      const st = fc.storageOf(b)
+      if (st.kind !== "env" || st.scope !== fi.scope) throw new Error("codemode bug: a mapped parameter is not in the function's environment")
+      return st.slot
+    })
     fc.emit(Op.CreateArguments)
   })
   for (const b of fi.scope.bindings.values()) {
@@ -220,6 +229,7 @@ function finish(fc: FunctionCompiler, id: number, length: number, sourceOffset: 
     registerCount,
     maxStack,
     needsArgs: fc.needsArgs,
+    argumentsMap: fc.argumentsMap,
     bytecode,
     constants: fc.asm.constants,
     handlers,
@@ -280,14 +290,14 @@ export function compileClass(fc: FunctionCompiler, node: ESTree.ClassDeclaration
         if (el.key?.type === "PrivateIdentifier") {
           fc.emit(Op.LoadReg, F)
           fc.load(fc.resolution(el.key), `#${el.key.name}`)
-          fc.emit(Op.Closure, compileFunctionNode(fc, el.value, `#${el.key.name}`, undefined, el))
+          fc.emit(Op.Closure, compileFunctionNode(fc, el.value, `#${el.key.name}`, undefined, methodSourceRange(el, fc.program.source)))
           fc.emit(Op.ClassPrivateMethod, kind | (el.static ? STATIC : 0))
           fc.emit(Op.Pop)
           continue
         }
         fc.emit(Op.LoadReg, el.static ? F : proto)
         compilePropertyKey(fc, el.key as ESTree.Expression, el.computed)
-        fc.emit(Op.Closure, compileFunctionNode(fc, el.value, el.computed ? "" : staticKey(el.key as ESTree.Expression), undefined, el))
+        fc.emit(Op.Closure, compileFunctionNode(fc, el.value, el.computed ? "" : staticKey(el.key as ESTree.Expression), undefined, methodSourceRange(el, fc.program.source)))
         fc.emit(Op.DefineMethod, kind)
         fc.emit(Op.Pop)
       } else if (el.type === "PropertyDefinition") {

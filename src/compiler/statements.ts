@@ -11,6 +11,7 @@
  */
 import type { ESTree } from "meriyah"
 import type { Scope } from "../language/scope.ts"
+import { disposalOf, forInVarInitializer, headDisposalOf } from "../language/static-semantics.ts"
 import { Op, unreachable } from "../vm/opcodes.ts"
 import { CompletionKind, type ControlEntry, type FunctionCompiler } from "./context.ts"
 import { compileEffect, compileExpression, compileNamedExpression, notIterableMessage } from "./expressions.ts"
@@ -44,8 +45,14 @@ function statement(fc: FunctionCompiler, node: ESTree.Statement, labels: Readonl
       return
     case "VariableDeclaration":
       return VariableDeclaration(fc, node)
-    case "FunctionDeclaration":
-      return // instantiated when its scope is entered
+    case "FunctionDeclaration": {
+      // Instantiated when its scope is entered; a sloppy block-level function also sets its Annex B var binding.
+      const v = fc.program.analysis.annexBFunctions.get(node)
+      if (v === undefined) return
+      fc.load(fc.resolution(node.id!), node.id!.name)
+      fc.storeBinding(v, false)
+      return
+    }
     case "ClassDeclaration": {
       compileClass(fc, node, node.id?.name ?? "")
       if (node.id !== null) fc.store(fc.resolution(node.id), node.id.name, true)
@@ -102,8 +109,15 @@ function resetCompletion(fc: FunctionCompiler): void {
 function BlockStatement(fc: FunctionCompiler, node: ESTree.Node, body: ReadonlyArray<ESTree.Statement>): void {
   const scope = fc.program.analysis.scopes.get(node)
   if (scope !== undefined) enterBlockScope(fc, scope)
-  compileStatements(fc, body)
+  compileDisposingStatements(fc, body)
   if (scope !== undefined) fc.exitScope(scope)
+}
+
+/** A statement list whose `using` declarations (if any) are disposed when it is left. */
+export function compileDisposingStatements(fc: FunctionCompiler, list: ReadonlyArray<ESTree.Statement>): void {
+  const disposal = disposalOf(list)
+  if (disposal === undefined) compileStatements(fc, list)
+  else withDisposal(fc, disposal === "async", () => compileStatements(fc, list))
 }
 
 export function enterBlockScope(fc: FunctionCompiler, scope: Scope): void {
@@ -121,8 +135,17 @@ function VariableDeclaration(fc: FunctionCompiler, node: ESTree.VariableDeclarat
     } else {
       compileExpression(fc, d.init)
     }
+    if (node.kind === "using" || node.kind === "await using") addDisposable(fc, node.kind === "await using")
     destructure(fc, d.id, true, d.init ?? undefined)
   }
+}
+
+/** A `using` value on the stack joins the innermost dispose capability (AddDisposableResource). */
+function addDisposable(fc: FunctionCompiler, async: boolean): void {
+  const capability = fc.disposeCaps[fc.disposeCaps.length - 1]
+  if (capability === undefined) throw new Error("codemode bug: a using declaration outside a disposing scope")
+  fc.emit(Op.LoadReg, capability)
+  fc.emit(Op.AddDisposable, async ? 1 : 0)
 }
 
 function IfStatement(fc: FunctionCompiler, node: ESTree.IfStatement): void {
@@ -237,6 +260,14 @@ function ForStatement(fc: FunctionCompiler, node: ESTree.ForStatement, labels: R
   const scope = fc.program.analysis.scopes.get(node)
   const perIteration = scope !== undefined && fc.program.isMaterialized(scope) && node.init?.type === "VariableDeclaration" && node.init.kind === "let"
   if (scope !== undefined) fc.enterScope(scope)
+  const disposal = headDisposalOf(node.init)
+  if (disposal === undefined) ForLoop(fc, node, labels, perIteration)
+  else withDisposal(fc, disposal === "async", () => ForLoop(fc, node, labels, perIteration))
+  if (scope !== undefined) fc.exitScope(scope)
+}
+
+/** A for statement from its initialization on, in its scope. */
+function ForLoop(fc: FunctionCompiler, node: ESTree.ForStatement, labels: ReadonlyArray<string>, perIteration: boolean): void {
   if (node.init !== null) {
     if (node.init.type === "VariableDeclaration") VariableDeclaration(fc, node.init)
     else compileEffect(fc, node.init)
@@ -257,7 +288,6 @@ function ForStatement(fc: FunctionCompiler, node: ESTree.ForStatement, labels: R
   if (node.update !== null) compileEffect(fc, node.update)
   fc.jump(Op.Jump, top)
   fc.place(entry.breakLabel)
-  if (scope !== undefined) fc.exitScope(scope)
 }
 
 function ForInOfStatement(fc: FunctionCompiler, node: ESTree.ForInStatement | ESTree.ForOfStatement, labels: ReadonlyArray<string>): void {
@@ -265,6 +295,11 @@ function ForInOfStatement(fc: FunctionCompiler, node: ESTree.ForInStatement | ES
   const isOf = node.type === "ForOfStatement"
   const isAwait = isOf && node.await
   const scope = fc.program.analysis.scopes.get(node)
+  const init = forInVarInitializer(node)
+  if (init !== undefined) {
+    compileNamedExpression(fc, init.value, init.id.name)
+    fc.store(fc.resolution(init.id), init.id.name, false)
+  }
   // The right-hand side is evaluated with the loop's bindings in their TDZ.
   if (scope !== undefined) fc.enterScope(scope)
   compileExpression(fc, node.right)
@@ -296,13 +331,21 @@ function ForInOfStatement(fc: FunctionCompiler, node: ESTree.ForInStatement | ES
   // The value is on the stack; from here until the next step an abrupt completion closes the iterator.
   const bodyStart = fc.asm.pc
   const left = node.left
-  if (left.type === "VariableDeclaration") {
-    if (scope !== undefined) fc.enterScope(scope)
-    destructure(fc, (left.declarations[0] as ESTree.VariableDeclarator).id, left.kind !== "var")
+  const disposal = headDisposalOf(left)
+  if (left.type === "VariableDeclaration" && scope !== undefined) fc.enterScope(scope)
+  if (left.type === "VariableDeclaration" && disposal !== undefined) {
+    // Each iteration's resource is disposed after its body (ForIn/OfBodyEvaluation step 3.o).
+    const capability = newDisposeCapability(fc)
+    addDisposable(fc, disposal === "async")
+    destructure(fc, (left.declarations[0] as ESTree.VariableDeclarator).id, true)
+    disposeOnExit(fc, capability, disposal === "async", () => compileStatement(fc, node.body, []))
+    fc.disposeCaps.pop()
+    fc.freeReg(capability)
   } else {
-    bindTarget(fc, left as ESTree.Pattern)
+    if (left.type === "VariableDeclaration") destructure(fc, (left.declarations[0] as ESTree.VariableDeclarator).id, left.kind !== "var")
+    else bindTarget(fc, left as ESTree.Pattern)
+    compileStatement(fc, node.body, [])
   }
-  compileStatement(fc, node.body, [])
   fc.place(entry.continueLabel)
   if (scope !== undefined && left.type === "VariableDeclaration") fc.exitScope(scope)
   fc.jump(Op.Jump, top)
@@ -391,22 +434,11 @@ function SwitchStatement(fc: FunctionCompiler, node: ESTree.SwitchStatement, lab
 function TryStatement(fc: FunctionCompiler, node: ESTree.TryStatement): void {
   resetCompletion(fc)
   const savedEnv = fc.saveEnvForHandler()
-  const fin =
-    node.finalizer === null
-      ? undefined
-      : {
-          kind: "finally" as const,
-          entry: fc.label(),
-          kindReg: fc.allocReg(),
-          valueReg: fc.allocReg(),
-          envDepth: fc.envChain.length,
-          pending: [] as Array<{ readonly code: number; readonly continuation: () => void }>,
-        }
-  if (fin !== undefined) fc.control.push(fin)
-  const tryStart = fc.asm.pc
-  compileStatement(fc, node.block, [])
-  const tryEnd = fc.asm.pc
-  if (node.handler !== null) {
+  const tryCatch = (): void => {
+    const tryStart = fc.asm.pc
+    compileStatement(fc, node.block, [])
+    const tryEnd = fc.asm.pc
+    if (node.handler === null) return
     const after = fc.label()
     fc.jump(Op.Jump, after)
     const onThrow = fc.label()
@@ -416,7 +448,47 @@ function TryStatement(fc: FunctionCompiler, node: ESTree.TryStatement): void {
     CatchClause(fc, node.handler)
     fc.place(after)
   }
-  if (fin === undefined) return
+  if (node.finalizer === null) return tryCatch()
+  withFinally(fc, savedEnv, tryCatch, () => {
+    // The finally block's own normal completion does not replace the statement's completion value; an abrupt one
+    // (break, continue) carries the finally block's value (UpdateEmpty(F, undefined)).
+    const savedCompletion = fc.completionReg === undefined ? undefined : fc.allocReg()
+    if (savedCompletion !== undefined) {
+      fc.emit(Op.LoadReg, fc.completionReg!)
+      fc.emit(Op.StoreReg, savedCompletion)
+      resetCompletion(fc)
+    }
+    compileStatement(fc, node.finalizer!, [])
+    if (savedCompletion !== undefined) {
+      fc.emit(Op.LoadReg, savedCompletion)
+      fc.emit(Op.StoreReg, fc.completionReg!)
+      fc.freeReg(savedCompletion)
+    }
+  })
+}
+
+/**
+ * `body` protected by `finalizer`, a finally block: every way out of the body — its normal end, a throw, a
+ * break/continue/return through it — records a completion kind in `kindReg` (the thrown or returned value in
+ * `valueReg`), runs the finalizer, and then carries on as the body would have.
+ */
+function withFinally(
+  fc: FunctionCompiler,
+  savedEnv: number | undefined,
+  body: () => void,
+  finalizer: (kindReg: number, valueReg: number) => void,
+): void {
+  const fin = {
+    kind: "finally" as const,
+    entry: fc.label(),
+    kindReg: fc.allocReg(),
+    valueReg: fc.allocReg(),
+    envDepth: fc.envChain.length,
+    pending: [] as Array<{ readonly code: number; readonly continuation: () => void }>,
+  }
+  fc.control.push(fin)
+  const tryStart = fc.asm.pc
+  body()
   const protectedEnd = fc.asm.pc
   fc.control.pop()
   fc.emit(Op.Int, CompletionKind.Normal)
@@ -430,18 +502,7 @@ function TryStatement(fc: FunctionCompiler, node: ESTree.TryStatement): void {
   fc.emit(Op.StoreReg, fin.kindReg)
   fc.restoreEnvInHandler(savedEnv)
   fc.place(fin.entry)
-  // The finally block's own normal completion does not replace the statement's completion value.
-  const savedCompletion = fc.completionReg === undefined ? undefined : fc.allocReg()
-  if (savedCompletion !== undefined) {
-    fc.emit(Op.LoadReg, fc.completionReg!)
-    fc.emit(Op.StoreReg, savedCompletion)
-  }
-  compileStatement(fc, node.finalizer!, [])
-  if (savedCompletion !== undefined) {
-    fc.emit(Op.LoadReg, savedCompletion)
-    fc.emit(Op.StoreReg, fc.completionReg!)
-    fc.freeReg(savedCompletion)
-  }
+  finalizer(fin.kindReg, fin.valueReg)
   const afterThrow = fc.label()
   fc.emit(Op.LoadReg, fin.kindReg)
   fc.emit(Op.Int, CompletionKind.Throw)
@@ -463,11 +524,72 @@ function TryStatement(fc: FunctionCompiler, node: ESTree.TryStatement): void {
   fc.freeReg(fin.valueReg)
 }
 
+/**
+ * `body`, the code of a scope whose `using` declarations add resources to a new dispose capability, with those
+ * resources disposed however the scope is left (DisposeResources, https://tc39.es/proposal-explicit-resource-management/#sec-disposeresources).
+ * `async`: some are `await using`, so disposal awaits; a rejection joins the completion as a thrown error does.
+ */
+export function withDisposal(fc: FunctionCompiler, async: boolean, body: () => void): void {
+  const capability = newDisposeCapability(fc)
+  disposeOnExit(fc, capability, async, body)
+  fc.disposeCaps.pop()
+  fc.freeReg(capability)
+}
+
+/** A register holding a new dispose capability, which `using` declarations add to until it is popped. */
+function newDisposeCapability(fc: FunctionCompiler): number {
+  const capability = fc.allocReg()
+  fc.emit(Op.NewDisposeCapability)
+  fc.emit(Op.StoreReg, capability)
+  fc.disposeCaps.push(capability)
+  return capability
+}
+
+/** `body`, then DisposeResources of `capability` whatever way it is left. */
+function disposeOnExit(fc: FunctionCompiler, capability: number, async: boolean, body: () => void): void {
+  withFinally(fc, fc.saveEnvForHandler(), body, (kindReg, valueReg) => {
+    fc.emit(Op.LoadReg, capability)
+    fc.emit(Op.LoadReg, kindReg)
+    fc.emit(Op.Int, CompletionKind.Throw)
+    fc.emit(Op.StrictEq)
+    fc.emit(Op.LoadReg, valueReg)
+    fc.emit(Op.DisposeBegin)
+    if (async) {
+      const loop = fc.label()
+      const done = fc.label()
+      fc.place(loop)
+      fc.emit(Op.LoadReg, capability)
+      fc.emit(Op.DisposeNext)
+      fc.jump(Op.JumpIfDone, done)
+      const start = fc.asm.pc
+      fc.emit(Op.AwaitPrepare)
+      fc.emit(Op.Await)
+      const stop = fc.asm.pc
+      fc.emit(Op.Pop)
+      fc.jump(Op.Jump, loop)
+      const rejected = fc.label()
+      fc.asm.handler(start, stop, rejected, 0)
+      fc.place(rejected)
+      fc.emit(Op.LoadReg, capability)
+      fc.emit(Op.Swap)
+      fc.emit(Op.DisposeRecordError)
+      fc.jump(Op.Jump, loop)
+      fc.place(done)
+    } else {
+      fc.emit(Op.LoadReg, capability)
+      fc.emit(Op.DisposeNext)
+      fc.emit(Op.Pop)
+    }
+    fc.emit(Op.LoadReg, capability)
+    fc.emit(Op.DisposeEnd)
+  })
+}
+
 function CatchClause(fc: FunctionCompiler, node: ESTree.CatchClause): void {
   const scope = fc.program.analysis.scopes.get(node)
   if (scope !== undefined) enterBlockScope(fc, scope)
   if (node.param === null) fc.emit(Op.Pop)
   else destructure(fc, node.param, true)
-  compileStatements(fc, node.body.body)
+  compileDisposingStatements(fc, node.body.body)
   if (scope !== undefined) fc.exitScope(scope)
 }

@@ -6,7 +6,7 @@
  * order the compiler uses. Field initializers and static blocks are functions of their own (functions.ts).
  */
 import type { ESTree } from "meriyah"
-import { staticKey } from "../language/static-semantics.ts"
+import { methodSourceRange, staticKey } from "../language/static-semantics.ts"
 import {
   CheckClassHeritage,
   ClassCreate,
@@ -62,12 +62,12 @@ export function* ClassDefinitionEvaluation(a: Activation, node: ClassNode, name:
       const kind = el.kind === "get" ? MethodKind.Getter : el.kind === "set" ? MethodKind.Setter : MethodKind.Method
       if (el.key?.type === "PrivateIdentifier") {
         const P = privateNameOf(a, el.key)
-        const fn = InstantiateFunction(a, el.value, `#${el.key.name}`)
+        const fn = InstantiateFunction(a, el.value, `#${el.key.name}`, methodSourceRange(el, a.program.source))
         DefinePrivateMethod(F, P, fn, kind, el.static)
         continue
       }
       const key = yield* PropertyKeyOf(a, el.key as ESTree.Expression, el.computed)
-      const fn = InstantiateFunction(a, el.value, el.computed ? "" : staticKey(el.key as ESTree.Expression))
+      const fn = InstantiateFunction(a, el.value, el.computed ? "" : staticKey(el.key as ESTree.Expression), methodSourceRange(el, a.program.source))
       DefineMethodProperty(el.static ? F : proto, key, fn, kind, false)
     } else if (el.type === "PropertyDefinition") {
       const key: PropertyKey | PrivateName =

@@ -9,7 +9,7 @@
  * the code that declares a binding and for the closures that capture it.
  */
 import type { ESTree } from "meriyah"
-import type { Binding, Resolution, Scope, ScopeAnalysis } from "../language/scope.ts"
+import type { Binding, FunctionInfo, Resolution, Scope, ScopeAnalysis } from "../language/scope.ts"
 import { tdzError } from "../runtime/references.ts"
 import type { PrivateName } from "../runtime/object.ts"
 import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
@@ -42,6 +42,7 @@ export class Layout {
   private readonly slotOf = new Map<Binding, number>()
   private readonly templates = new Map<Scope, Slot[]>()
   private readonly refs = new Map<ESTree.Node, Ref | null>()
+  private readonly argumentsMaps = new Map<FunctionInfo, ReadonlyArray<number> | undefined>()
 
   constructor(analysis: ScopeAnalysis) {
     this.analysis = analysis
@@ -93,6 +94,14 @@ export class Layout {
     const b = res.binding
     if (b === undefined) return null
     return { binding: b, scope: b.scope, slot: this.slot(b), checked: res.checked }
+  }
+
+  /** A mapped arguments object's slots: per argument index, the slot of the parameter it aliases, or -1. */
+  argumentsMap(fi: FunctionInfo): ReadonlyArray<number> | undefined {
+    if (this.argumentsMaps.has(fi)) return this.argumentsMaps.get(fi)
+    const map = fi.mappedParameters()?.map((p) => (p === undefined ? -1 : this.slot(p)))
+    this.argumentsMaps.set(fi, map)
+    return map
   }
 
   /** A binding as a reference (unchecked): for prologues and class set-up that store to it directly. */

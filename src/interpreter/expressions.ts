@@ -207,7 +207,7 @@ function* ObjectLiteral(a: Activation, node: ESTree.ObjectExpression): Eval<Valu
     if (p.type !== "Property") throw new Error(`codemode bug: ${p.type} in an object literal`)
     if (p.kind === "get" || p.kind === "set" || p.method) {
       const key = yield* PropertyKeyOf(a, p.key, p.computed)
-      const fn = InstantiateFunction(a, p.value, p.computed ? "" : staticKey(p.key))
+      const fn = InstantiateFunction(a, p.value, p.computed ? "" : staticKey(p.key), p)
       const kind = p.kind === "get" ? MethodKind.Getter : p.kind === "set" ? MethodKind.Setter : MethodKind.Method
       DefineMethodProperty(obj, key, fn, kind, true)
       continue

@@ -12,7 +12,7 @@
  */
 import type { ESTree } from "meriyah"
 import type { FunctionInfo, Scope } from "../language/scope.ts"
-import { calleeText, fieldInitializerName } from "../language/static-semantics.ts"
+import { calleeText, fieldInitializerName, type SourceRange } from "../language/static-semantics.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { CreateArgumentsObject, CreateGeneratorObject, MakeFunction } from "../runtime/function-create.ts"
 import { IsCallable, NativeFunction, type ScriptFunction } from "../runtime/function-object.ts"
@@ -26,7 +26,7 @@ import { NamedEvaluation } from "./expressions.ts"
 import { type Activation, type Eval, isHostObject, type Resumption } from "./machine.ts"
 import { slow } from "./machine.ts"
 import { BindingInitialization } from "./patterns.ts"
-import { Completion, StatementList } from "./statements.ts"
+import { Completion, DisposingStatementList } from "./statements.ts"
 import { type Expr, storeRef } from "./references.ts"
 import { GeneratorReturn } from "./generators.ts"
 
@@ -46,11 +46,11 @@ export function* FunctionBody(a: Activation): Eval<Value> {
     }
     case "StaticBlock":
       yield* FunctionDeclarationInstantiation(a, fi)
-      value = returnValue(yield* StatementList(a, (node as ESTree.StaticBlock).body))
+      value = returnValue(yield* DisposingStatementList(a, (node as ESTree.StaticBlock).body))
       break
     case "Program": {
       yield* FunctionDeclarationInstantiation(a, fi)
-      const c = yield* StatementList(a, (node as ESTree.Program).body as ESTree.Statement[])
+      const c = yield* DisposingStatementList(a, (node as ESTree.Program).body as ESTree.Statement[])
       if (c instanceof Completion && c.type === "return") value = c.value
       else a.m.programCompletion = { value: a.completion }
       break
@@ -64,7 +64,7 @@ export function* FunctionBody(a: Activation): Eval<Value> {
       } else yield* FunctionDeclarationInstantiation(a, fi)
       if (fi.isGenerator) yield* GeneratorStart(a)
       try {
-        if (f.body?.type === "BlockStatement") value = returnValue(yield* StatementList(a, f.body.body))
+        if (f.body?.type === "BlockStatement") value = returnValue(yield* DisposingStatementList(a, f.body.body))
         else value = yield* Evaluate(a, f.body as ESTree.Expression)
       } catch (e) {
         // A generator resumed with `return` while suspended at a yield outside any try statement.
@@ -129,9 +129,11 @@ export const enterFunctionScope = (a: Activation, fi: FunctionInfo): void => {
       case "callee":
         slots[layout.slot(b)] = a.func
         break
-      case "arguments":
-        slots[layout.slot(b)] = CreateArgumentsObject(a.realm, a.args, a.func, a.code.strict)
+      case "arguments": {
+        const mapped = layout.argumentsMap(fi)
+        slots[layout.slot(b)] = CreateArgumentsObject(a.realm, a.args, a.func, a.code.strict, mapped === undefined ? undefined : { env: env!, slots: mapped })
         break
+      }
       default:
         break
     }
@@ -173,6 +175,19 @@ export const InstantiateFunctionDeclarations = (a: Activation, scope: Scope): vo
   }
 }
 
+/**
+ * Evaluating a function declaration: nothing (it was instantiated with its scope), except that a block-level
+ * function of sloppy code sets its Annex B var binding to the block binding's current value (B.3.2.1).
+ */
+export const FunctionDeclarationEvaluation = (a: Activation, decl: ESTree.FunctionDeclaration): void => {
+  const v = a.program.analysis.annexBFunctions.get(decl)
+  if (v === undefined) return
+  const layout = a.program.layout
+  const from = layout.ref(decl.id!)!
+  const to = layout.bindingRef(v)
+  recordOf(a.env, to).slots[to.slot] = recordOf(a.env, from).slots[from.slot]
+}
+
 /** A generator's body starts: create the generator object and hand it to the caller. */
 function* GeneratorStart(a: Activation): Eval<void> {
   const gen = CreateGeneratorObject(a.realm, a.func, a.code.functionKind === "asyncGenerator")
@@ -200,9 +215,9 @@ export function* InitializeElements(F: ScriptFunction, O: Value): Eval<void> {
   yield* slow(InitializeInstanceElements(O, F))
 }
 
-/** A closure of a function expression, arrow or method over the current environment. */
-export const InstantiateFunction = (a: Activation, node: ESTree.Node, name: string): ScriptFunction =>
-  MakeFunction(a.realm, a.program.code(node, name), a.env)
+/** A closure of a function expression, arrow or method over the current environment (`sourceNode`: a method's whole definition). */
+export const InstantiateFunction = (a: Activation, node: ESTree.Node, name: string, sourceNode: SourceRange = node): ScriptFunction =>
+  MakeFunction(a.realm, a.program.code(node, name, undefined, sourceNode), a.env)
 
 /**
  * Calls `f` from sandbox code: a plain built-in at once, anything else as a frame. `callee` names the callee in

@@ -11,13 +11,14 @@
  * for-of closing its iterator, the function body).
  */
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
+import { toThrowCompletion } from "../runtime/errors.ts"
 import { AsyncGeneratorCompleteStep, AwaitPromise, AwaitThen, awaitPromiseFast } from "../runtime/generator.ts"
 import { CreateIterResultObject, type IteratorRecord } from "../runtime/iteration.ts"
 import { JSObject } from "../runtime/object.ts"
 import { describeValue } from "../runtime/operations.ts"
 import { ToBoolean } from "../runtime/conversions.ts"
 import { EMPTY, type Value } from "../runtime/value.ts"
-import { GetAsyncIteratorTask, GetIteratorTask, YieldStarCallTask } from "../runtime/iterator-steps.ts"
+import { AsyncIterReturnTask, GetAsyncIteratorTask, GetIteratorTask, NO_THROW_METHOD, YieldStarCallTask } from "../runtime/iterator-steps.ts"
 const ResumeMode = { Next: 0, Throw: 1, Return: 2 } as const
 import { type Activation, type Eval, FrameKind, type Resumption } from "./machine.ts"
 import { slow } from "./machine.ts"
@@ -79,6 +80,14 @@ function* returnFromYield(a: Activation, value: Value): Eval<never> {
   throw new GeneratorReturn(value)
 }
 
+/** AsyncIteratorClose for a normal completion: call `return`, await it, check it is an object. */
+export function* AsyncIteratorClose(a: Activation, record: IteratorRecord): Eval<void> {
+  const result = yield* slow(AsyncIterReturnTask(a.realm, record))
+  if (result === EMPTY) return
+  const awaited = yield* Await(a, result)
+  if (!(awaited instanceof JSObject)) throwTypeError(`Iterator result ${describeValue(awaited)} is not an object`)
+}
+
 /** `yield* iterable`, given the iterable (https://tc39.es/ecma262/#sec-generator-function-definitions-runtime-semantics-evaluation). */
 export function* YieldStar(a: Activation, iterable: Value, notIterable: string | undefined): Eval<Value> {
   const realm = a.realm
@@ -89,6 +98,11 @@ export function* YieldStar(a: Activation, iterable: Value, notIterable: string |
   for (;;) {
     let result: Value | typeof EMPTY = yield* slow(YieldStarCallTask(realm, record, received, mode, isAsync))
     if (result === EMPTY) {
+      if (mode === ResumeMode.Throw) {
+        // An async generator's throw resumption and the inner iterator has no `throw`: close it, then fail.
+        yield* AsyncIteratorClose(a, record)
+        return throwTypeError(NO_THROW_METHOD)
+      }
       // A return resumption and the inner iterator has no `return`: return the received value.
       return yield* returnFromYield(a, received)
     }
@@ -97,12 +111,20 @@ export function* YieldStar(a: Activation, iterable: Value, notIterable: string |
     if (ToBoolean(yield* GetField(a, result, "done"))) {
       const value = yield* GetField(a, result, "value")
       if (mode !== ResumeMode.Return) return value
-      return yield* returnFromYield(a, value)
+      throw new GeneratorReturn(value)
     }
     const r: Resumption = yield* YieldValue(a, isAsync ? yield* GetField(a, result, "value") : result, true)
     mode = r.mode === "next" ? ResumeMode.Next : r.mode === "throw" ? ResumeMode.Throw : ResumeMode.Return
     received = r.value
-    // NON-SPEC (as the VM): a `return` resumption's value is awaited here, and a rejection is thrown out of yield*.
-    if (isAsync && mode === ResumeMode.Return) received = yield* Await(a, received)
+    if (isAsync && mode === ResumeMode.Return) {
+      // AsyncGeneratorUnwrapYieldResumption: the value is awaited; if that throws, the inner iterator receives
+      // the exception as a `throw`.
+      try {
+        received = yield* Await(a, received)
+      } catch (e) {
+        mode = ResumeMode.Throw
+        received = toThrowCompletion(a.realm, e).value
+      }
+    }
   }
 }

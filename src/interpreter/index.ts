@@ -8,8 +8,9 @@
  * `interruptCheck`, which the host sets. Unlike the VM it cannot be snapshotted: a run lives as long as its host
  * generators.
  *
- * The program body is evaluated as an async function body called with `this` undefined. Its result is the
- * promise's value when the body returns explicitly, else its completion value (what a script would evaluate to).
+ * The program body is evaluated as an async function body called with `this` the global object, as a script's top
+ * level sees it (strict or not). Its result is the promise's value when the body returns explicitly, else its
+ * completion value (what a script would evaluate to).
  * Microtasks are drained with the runtime's `RunJob`, in the VM's order (which is V8's).
  */
 import { analyzeScopes, NestingTooDeep, type ScopeAnalysis } from "../language/scope.ts"
@@ -54,7 +55,7 @@ export class Interpreter {
     this.refused = undefined
     InstallEngineHost(realm, () => machine.currentLocation(), program.source)
     const main = MakeFunction(realm, program.main, null)
-    machine.pushScript(main, undefined, [], undefined)
+    machine.pushScript(main, realm.globalObject, [], undefined)
     const activation = machine.frames[0]!.activation as GeneratorObject
     this.promise = activation.promise!
     // The host reads the outcome from the status; the program's own promise is never an unhandled rejection.

@@ -34,6 +34,7 @@ import { type GeneratorObject, NewAsyncFunctionActivation } from "../runtime/gen
 import { JSObject } from "../runtime/object.ts"
 import { describeValue } from "../runtime/operations.ts"
 import { type Job, RunJob } from "../runtime/promise.ts"
+import type { DisposeCapability } from "../runtime/dispose.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
 import { type EngineRequest, isTask, type Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
@@ -88,6 +89,8 @@ export class Activation {
   readonly args: ReadonlyArray<Value>
   /** The program body's completion value (statement completion, as a script's). */
   completion: Value = undefined
+  /** The dispose capabilities of the scopes being evaluated that declare `using`, innermost last. */
+  disposeCaps: DisposeCapability[] | undefined = undefined
   frame!: Frame
   constructor(m: Machine, code: FunctionCode, func: ScriptFunction, thisValue: Value, newTarget: JSObject | undefined, args: ReadonlyArray<Value>) {
     this.m = m

@@ -13,7 +13,7 @@
  */
 import type { ESTree } from "meriyah"
 import { forEachChild } from "../language/walk.ts"
-import { calleeText, fieldInitializerName, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
+import { calleeText, disposalOf, fieldInitializerName, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
@@ -32,6 +32,7 @@ import {
   bindSimpleParameters,
   enterFunctionScope,
   finishInstantiation,
+  FunctionDeclarationEvaluation,
   FunctionDeclarationInstantiation,
   FunctionEpilogue,
   ImplicitConstructorBody,
@@ -48,6 +49,7 @@ import {
   enterBlockScope,
   loopContinues,
   NO_LABELS,
+  DisposingStatementList,
   resetCompletion,
   ReturnCompletion,
   Statement,
@@ -125,17 +127,13 @@ const functionBody = (p: Program, code: FunctionCode): Code => {
       run = namedEvaluation(p, def.value as ESTree.Expression, fieldInitializerName(def))
       break
     }
-    case "StaticBlock": {
-      const list = statementList(p, (node as ESTree.StaticBlock).body)
-      run = (a) => returnValue(list(a))
+    case "StaticBlock":
+      run = bodyStatements(p, (node as ESTree.StaticBlock).body)
       break
-    }
     default: {
       const body = (node as ESTree.FunctionExpression | ESTree.ArrowFunctionExpression).body
-      if (body?.type === "BlockStatement") {
-        const list = statementList(p, body.body)
-        run = (a) => returnValue(list(a))
-      } else run = expression(p, body as ESTree.Expression)
+      if (body?.type === "BlockStatement") run = bodyStatements(p, body.body)
+      else run = expression(p, body as ESTree.Expression)
     }
   }
   return (a) => {
@@ -146,6 +144,13 @@ const functionBody = (p: Program, code: FunctionCode): Code => {
     } else a.m.drive(FunctionDeclarationInstantiation(a, fi))
     return FunctionEpilogue(a, run(a))
   }
+}
+
+/** A function body's statements; one that declares `using` is left to the generator evaluator (disposal). */
+const bodyStatements = (p: Program, list: ReadonlyArray<ESTree.Statement>): Code => {
+  if (disposalOf(list) !== undefined) return (a) => returnValue(a.m.drive(DisposingStatementList(a, list)))
+  const run = statementList(p, list)
+  return (a) => returnValue(run(a))
 }
 
 // --- Helpers shared by the closures -------------------------------------------------------------------------------
@@ -736,6 +741,7 @@ function compileStatement(p: Program, node: ESTree.Statement, labels: ReadonlyAr
       }
     }
     case "BlockStatement": {
+      if (disposalOf(node.body) !== undefined) break
       const scope = p.analysis.scopes.get(node)
       const list = statementList(p, node.body)
       if (scope === undefined) {
@@ -754,9 +760,14 @@ function compileStatement(p: Program, node: ESTree.Statement, labels: ReadonlyAr
       }
     }
     case "EmptyStatement":
+      return (a) => {
+        a.offset = start
+        return undefined
+      }
     case "FunctionDeclaration":
       return (a) => {
         a.offset = start
+        FunctionDeclarationEvaluation(a, node)
         return undefined
       }
     case "VariableDeclaration": {
@@ -813,7 +824,7 @@ function compileStatement(p: Program, node: ESTree.Statement, labels: ReadonlyAr
 
 /** A declaration whose declarators all bind identifiers (undefined: the generator handles patterns). */
 function declaration(p: Program, node: ESTree.VariableDeclaration): ((a: Activation) => void) | undefined {
-  if (!node.declarations.every((d) => d.id.type === "Identifier")) return undefined
+  if (!node.declarations.every((d) => d.id.type === "Identifier") || node.kind === "using" || node.kind === "await using") return undefined
   const declarators = node.declarations
     .filter((d) => !(d.init === null && node.kind === "var"))
     .map((d) => {

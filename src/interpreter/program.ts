@@ -14,6 +14,7 @@ import {
   type FunctionRole,
   functionKindOf,
   roleOf,
+  type SourceRange,
 } from "../language/static-semantics.ts"
 import type { FunctionShape } from "../runtime/function-create.ts"
 import type { JSObject } from "../runtime/object.ts"
@@ -89,8 +90,12 @@ export class Program {
     return this.suspending.has(node)
   }
 
-  /** The code of a function node (function, arrow, method, field initializer, static block), named `name`. */
-  code(node: ESTree.Node, name: string, classNode?: ClassNode): FunctionCode {
+  /**
+   * The code of a function node (function, arrow, method, field initializer, static block), named `name`.
+   * `sourceNode` is the text Function.prototype.toString shows: a method with its key, a class constructor as the
+   * whole class (`classNode`).
+   */
+  code(node: ESTree.Node, name: string, classNode?: ClassNode, sourceNode: SourceRange = classNode ?? node): FunctionCode {
     let c = this.codes.get(node)
     if (c === undefined) {
       const fi = this.analysis.functions.get(node)
@@ -103,8 +108,8 @@ export class Program {
         strict: fi.strict,
         length: expectedArgumentCount(fi.params),
         name,
-        sourceOffset: node.start ?? 0,
-        sourceEnd: node.end ?? 0,
+        sourceOffset: sourceNode.start ?? 0,
+        sourceEnd: sourceNode.end ?? 0,
         classNode,
         hasInstanceElements: classNode !== undefined && classHasInstanceElements(classNode),
       }
@@ -125,8 +130,8 @@ export class Program {
         strict: true,
         length: 0,
         name,
-        sourceOffset: 0,
-        sourceEnd: 0,
+        sourceOffset: node.start ?? 0,
+        sourceEnd: node.end ?? 0,
         classNode: node,
         hasInstanceElements: classHasInstanceElements(node),
       }
@@ -174,6 +179,8 @@ function markSuspending(node: ESTree.Node, out: Set<ESTree.Node>, asyncGenerator
     node.type === "AwaitExpression" ||
     node.type === "YieldExpression" ||
     (node.type === "ForOfStatement" && node.await) ||
+    // Leaving the scope of an `await using` awaits.
+    (node.type === "VariableDeclaration" && node.kind === "await using") ||
     (node.type === "ReturnStatement" && asyncGenerator)
   forEachChild(node, (child) => {
     if (markSuspending(child, out, asyncGenerator)) found = true

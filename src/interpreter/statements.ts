@@ -10,11 +10,12 @@
  *
  * In the program body the statement completion value (what node:vm's script result would be) is tracked as the
  * compiler tracks it: expression statements set it, and statements whose completion is UpdateEmpty(..., undefined)
- * (if, loops, switch, try) reset it to undefined first; a finally block's normal completion does not replace it.
+ * (if, loops, switch, try) reset it to undefined first; a finally block's normal completion does not replace it
+ * (its abrupt completion does).
  */
 import type { ESTree } from "meriyah"
 import type { Scope } from "../language/scope.ts"
-import { notIterableText } from "../language/static-semantics.ts"
+import { disposalOf, forInVarInitializer, headDisposalOf, notIterableText } from "../language/static-semantics.ts"
 import { ThrowCompletion } from "../runtime/completion.ts"
 import { ToBoolean } from "../runtime/conversions.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
@@ -24,8 +25,8 @@ import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
 import { Env } from "./environment.ts"
 import { Evaluate, NamedEvaluation, unreachable } from "./expressions.ts"
 import { ClassDefinitionEvaluation } from "./classes.ts"
-import { InstantiateFunctionDeclarations } from "./functions.ts"
-import { Await, GeneratorReturn } from "./generators.ts"
+import { FunctionDeclarationEvaluation, InstantiateFunctionDeclarations } from "./functions.ts"
+import { AsyncIteratorClose, Await, GeneratorReturn } from "./generators.ts"
 import { type Activation, type Eval, MAX_PLAIN_DEPTH, TICK } from "./machine.ts"
 import { slow } from "./machine.ts"
 import { StatementPlain } from "./plain.ts"
@@ -35,6 +36,7 @@ import { JSObject } from "../runtime/object.ts"
 import { throwTypeError } from "../runtime/completion.ts"
 import { describeValue } from "../runtime/operations.ts"
 import { ForInIteratorOf, ForInNext } from "../runtime/for-in.ts"
+import { AddDisposableResource, DisposeBegin, DisposeEnd, DisposeNext, DisposeRecordError, NewDisposeCapability } from "../runtime/dispose.ts"
 import { AsyncIterReturnTask, GetAsyncIteratorTask, GetIteratorTask, IteratorCloseForThrow, IteratorCloseIfNotDone, iteratorStepFast, IterResultValueTask } from "../runtime/iterator-steps.ts"
 
 /** An abrupt completion other than a throw. */
@@ -88,7 +90,9 @@ export function* Statement(a: Activation, node: ESTree.Statement, labels: Readon
       return yield* BlockStatement(a, node, node.body)
     case "EmptyStatement":
     case "DebuggerStatement":
-    case "FunctionDeclaration": // instantiated when its scope is entered
+      return undefined
+    case "FunctionDeclaration":
+      FunctionDeclarationEvaluation(a, node)
       return undefined
     case "VariableDeclaration":
       yield* VariableDeclaration(a, node)
@@ -148,8 +152,49 @@ function* BlockStatement(a: Activation, node: ESTree.Node, body: ReadonlyArray<E
   if (scope === undefined) return yield* StatementList(a, body)
   const outer = a.env
   enterBlockScope(a, scope)
-  const c = yield* StatementList(a, body)
+  const c = yield* DisposingStatementList(a, body)
   a.env = outer
+  return c
+}
+
+/** A statement list whose `using` declarations (if any) are disposed when it is left. */
+export function* DisposingStatementList(a: Activation, list: ReadonlyArray<ESTree.Statement>): Eval<Completion | undefined> {
+  const disposal = disposalOf(list)
+  if (disposal === undefined) return yield* StatementList(a, list)
+  return yield* WithDisposal(a, disposal === "async", StatementList(a, list))
+}
+
+/**
+ * Evaluates `body` with `capability` as the innermost dispose capability (its scope's `using` declarations add
+ * to it), then DisposeResources (https://tc39.es/proposal-explicit-resource-management/#sec-disposeresources)
+ * however it was left; `async`: disposal awaits (`await using`).
+ */
+function* WithDisposal(a: Activation, async: boolean, body: Eval<Completion | undefined>, capability = NewDisposeCapability()): Eval<Completion | undefined> {
+  const caps = (a.disposeCaps ??= [])
+  caps.push(capability)
+  let c: Completion | undefined
+  let thrown: ThrowCompletion | undefined
+  try {
+    c = yield* body
+  } catch (e) {
+    if (e instanceof GeneratorReturn) c = new Completion("return", undefined, e.value)
+    else thrown = toThrowCompletion(a.realm, e)
+  } finally {
+    caps.pop()
+  }
+  DisposeBegin(capability, thrown !== undefined, thrown?.value)
+  for (;;) {
+    const next = yield* slow(DisposeNext(a.realm, capability))
+    if (next === EMPTY) break
+    if (!async) throw new Error("codemode bug: a sync dispose capability has something to await")
+    try {
+      yield* Await(a, next)
+    } catch (e) {
+      DisposeRecordError(a.realm, capability, toThrowCompletion(a.realm, e).value)
+    }
+  }
+  DisposeEnd(capability)
+  if (thrown !== undefined) throw thrown
   return c
 }
 
@@ -161,6 +206,11 @@ export function* VariableDeclaration(a: Activation, node: ESTree.VariableDeclara
       v = undefined
     } else if (d.id.type === "Identifier") v = yield* NamedEvaluation(a, d.init, d.id.name)
     else v = yield* Evaluate(a, d.init)
+    if (node.kind === "using" || node.kind === "await using") {
+      const capability = a.disposeCaps?.[a.disposeCaps.length - 1]
+      if (capability === undefined) throw new Error("codemode bug: a using declaration outside a disposing scope")
+      yield* slow(AddDisposableResource(a.realm, capability, v, node.kind === "using" ? "sync-dispose" : "async-dispose"))
+    }
     yield* BindingInitialization(a, d.id, v, true, d.init ?? undefined)
   }
 }
@@ -237,23 +287,31 @@ function* ForStatement(a: Activation, node: ESTree.ForStatement, labels: Readonl
   const perIteration = scope !== undefined && scope.hasCaptured && node.init?.type === "VariableDeclaration" && node.init.kind === "let"
   const outer = a.env
   if (scope !== undefined) a.env = a.program.layout.enter(scope, outer)
+  const disposal = headDisposalOf(node.init)
   try {
-    if (node.init !== null) {
-      if (node.init.type === "VariableDeclaration") yield* VariableDeclaration(a, node.init)
-      else yield* Evaluate(a, node.init)
-    }
-    if (perIteration) copyEnv(a)
-    for (;;) {
-      if (node.test !== null && !ToBoolean(yield* Evaluate(a, node.test))) return undefined
-      const next = loopContinues(yield* Statement(a, node.body, NO_LABELS), labels)
-      if (next === "exit") return undefined
-      if (next !== "next") return next
-      if (perIteration) copyEnv(a)
-      if (node.update !== null) yield* Evaluate(a, node.update)
-      if (--m.steps <= 0) yield TICK
-    }
+    if (disposal === undefined) return yield* ForLoop(a, node, labels, perIteration)
+    return yield* WithDisposal(a, disposal === "async", ForLoop(a, node, labels, perIteration))
   } finally {
     a.env = outer
+  }
+}
+
+/** A for statement from its initialization on, in its scope. */
+function* ForLoop(a: Activation, node: ESTree.ForStatement, labels: ReadonlyArray<string>, perIteration: boolean): Eval<Completion | undefined> {
+  const m = a.m
+  if (node.init !== null) {
+    if (node.init.type === "VariableDeclaration") yield* VariableDeclaration(a, node.init)
+    else yield* Evaluate(a, node.init)
+  }
+  if (perIteration) copyEnv(a)
+  for (;;) {
+    if (node.test !== null && !ToBoolean(yield* Evaluate(a, node.test))) return undefined
+    const next = loopContinues(yield* Statement(a, node.body, NO_LABELS), labels)
+    if (next === "exit") return undefined
+    if (next !== "next") return next
+    if (perIteration) copyEnv(a)
+    if (node.update !== null) yield* Evaluate(a, node.update)
+    if (--m.steps <= 0) yield TICK
   }
 }
 
@@ -263,6 +321,11 @@ function* ForInOfStatement(a: Activation, node: ESTree.ForInStatement | ESTree.F
   const layout = a.program.layout
   const scope = a.program.analysis.scopes.get(node)
   const outer = a.env
+  const init = forInVarInitializer(node)
+  if (init !== undefined) {
+    const v = yield* NamedEvaluation(a, init.value, init.id.name)
+    yield* PutBindingValue(a, layout.ref(init.id), init.id.name, v, false)
+  }
   // The right-hand side is evaluated with the loop's bindings in their TDZ.
   if (scope !== undefined) a.env = layout.enter(scope, outer)
   const rhs = yield* Evaluate(a, node.right)
@@ -324,19 +387,19 @@ function* ForBody(a: Activation, node: ESTree.ForInStatement | ESTree.ForOfState
   const left = node.left
   if (left.type === "VariableDeclaration") {
     if (scope !== undefined) a.env = a.program.layout.enter(scope, a.env)
+    const disposal = headDisposalOf(left)
+    if (disposal !== undefined) {
+      // Each iteration's resource is disposed after its body (ForIn/OfBodyEvaluation step 3.o).
+      const capability = NewDisposeCapability()
+      yield* slow(AddDisposableResource(a.realm, capability, v, disposal === "sync" ? "sync-dispose" : "async-dispose"))
+      yield* BindingInitialization(a, (left.declarations[0] as ESTree.VariableDeclarator).id, v, true)
+      return yield* WithDisposal(a, disposal === "async", Statement(a, node.body, NO_LABELS), capability)
+    }
     yield* BindingInitialization(a, (left.declarations[0] as ESTree.VariableDeclarator).id, v, left.kind !== "var")
   } else {
     yield* BindTarget(a, left as ESTree.Pattern, v)
   }
   return yield* Statement(a, node.body, NO_LABELS)
-}
-
-/** AsyncIteratorClose for a normal completion: call `return`, await it, check it is an object. */
-function* AsyncIteratorClose(a: Activation, record: IteratorRecord): Eval<void> {
-  const result = yield* slow(AsyncIterReturnTask(a.realm, record))
-  if (result === EMPTY) return
-  const awaited = yield* Await(a, result)
-  if (!(awaited instanceof JSObject)) throwTypeError(`Iterator result ${describeValue(awaited)} is not an object`)
 }
 
 /** AsyncIteratorClose with a throw completion: call `return`, await it, ignore any failure, rethrow. */
@@ -414,11 +477,13 @@ function* TryStatement(a: Activation, node: ESTree.TryStatement): Eval<Completio
     if (thrown !== undefined) throw thrown
     return c
   }
-  // The finally block's own normal completion does not replace the statement's completion value.
+  // The finally block's own normal completion does not replace the statement's completion value; an abrupt one
+  // carries the finally block's value (UpdateEmpty(F, undefined)).
   const saved = a.completion
+  resetCompletion(a)
   const f = yield* Statement(a, node.finalizer, NO_LABELS)
-  a.completion = saved
   if (f !== undefined) return f
+  a.completion = saved
   if (thrown !== undefined) throw thrown
   return c
 }
@@ -428,7 +493,7 @@ function* CatchClause(a: Activation, node: ESTree.CatchClause, thrown: Value): E
   const outer = a.env
   if (scope !== undefined) enterBlockScope(a, scope)
   if (node.param !== null) yield* BindingInitialization(a, node.param, thrown, true)
-  const c = yield* StatementList(a, node.body.body)
+  const c = yield* DisposingStatementList(a, node.body.body)
   a.env = outer
   return c
 }

@@ -1,6 +1,6 @@
 /**
  * Error objects (https://tc39.es/ecma262/#sec-error-objects): %Error%, the NativeError constructors (EvalError,
- * RangeError, ReferenceError, SyntaxError, TypeError, URIError), %AggregateError%, and Error.prototype's name,
+ * RangeError, ReferenceError, SyntaxError, TypeError, URIError), %AggregateError%, %SuppressedError%, and Error.prototype's name,
  * message and toString. Every error, made by `new Error(...)` or raised by the runtime (CreateErrorObject), is an
  * `ErrorObject` with the same own properties in V8's order: `stack`, `message`, then `cause` / `errors`.
  *
@@ -73,6 +73,20 @@ function* AggregateError_constructor(
   yield* InstallErrorCause(O, args[2])
   const errorsList = yield* IterableToList(realm, args[0])
   CreateNonEnumerableDataPropertyOrThrow(O, "errors", CreateArrayFromList(realm, errorsList))
+  return O
+}
+
+// https://tc39.es/proposal-explicit-resource-management/#sec-suppressederror-constructor
+function* SuppressedError_constructor(
+  realm: Realm,
+  _this: Value,
+  args: ReadonlyArray<Value>,
+  newTarget: JSObject | undefined,
+  self: NativeFunction,
+): Task<Value> {
+  const O = yield* CreateFromErrorConstructor(realm, "SuppressedError", args[2], newTarget, self)
+  CreateNonEnumerableDataPropertyOrThrow(O, "error", args[0])
+  CreateNonEnumerableDataPropertyOrThrow(O, "suppressed", args[1])
   return O
 }
 
@@ -189,4 +203,5 @@ export const install = (realm: Realm): void => {
   }
   for (const type of NATIVE_ERRORS) makeNative(type, makeErrorConstructor(type), 1)
   makeNative("AggregateError", AggregateError_constructor, 2)
+  makeNative("SuppressedError", SuppressedError_constructor, 3)
 }

@@ -28,6 +28,7 @@ import * as url from "./url.ts"
 import * as headers from "./headers.ts"
 import * as structuredClone from "./structured-clone.ts"
 import * as reflect from "./reflect.ts"
+import * as disposableStack from "./disposable-stack.ts"
 
 export interface Family {
   readonly install: (realm: Realm) => void
@@ -59,6 +60,7 @@ export const families: ReadonlyArray<Family> = [
   headers,
   structuredClone,
   reflect,
+  disposableStack,
 ]
 
 export const installFamilies = (realm: Realm): void => {

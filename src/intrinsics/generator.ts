@@ -27,6 +27,8 @@ import {
   NewIntrinsicPromiseCapability,
   PerformPromiseThen,
   type PromiseCapability,
+  type PromiseObject,
+  PromiseResolve,
 } from "../runtime/promise.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
@@ -270,6 +272,25 @@ const defineFunctionConstructor = (realm: Realm, name: string, prototype: JSObje
   realm.register(`%${name}.prototype%`, prototype)
 }
 
+// https://tc39.es/proposal-explicit-resource-management/#sec-%asynciteratorprototype%-@@asyncDispose
+function* AsyncIteratorProto_asyncDispose(realm: Realm, O: Value): Task<Value> {
+  const capability = NewIntrinsicPromiseCapability(realm)
+  try {
+    const ret = yield* GetMethod(realm, O, "return")
+    if (ret === undefined) {
+      yield* Call(capability.resolve, undefined, [undefined])
+      return capability.promise
+    }
+    const result = yield* Call(ret, O, [undefined])
+    const wrapper = (yield* PromiseResolve(realm, realm.intrinsic("%Promise%"), result)) as PromiseObject
+    // Fulfils with undefined, whatever `return` resolved to.
+    PerformPromiseThen(realm, wrapper, realm.intrinsic("%AsyncIteratorPrototype[@@asyncDispose].unwrap%"), undefined, capability)
+  } catch (e) {
+    yield* Call(capability.reject, undefined, [toThrowCompletion(realm, e).value])
+  }
+  return capability.promise
+}
+
 export const install = (realm: Realm): void => {
   let IteratorPrototype = realm.intrinsics.get("%IteratorPrototype%")
   if (IteratorPrototype === undefined) {
@@ -303,7 +324,11 @@ export const install = (realm: Realm): void => {
   // Async iteration
   const AsyncIteratorPrototype = new JSObject(realm.ObjectPrototype)
   realm.register("%AsyncIteratorPrototype%", AsyncIteratorPrototype)
-  defineMethods(realm, AsyncIteratorPrototype, "%AsyncIteratorPrototype%", [[WellKnownSymbols.asyncIterator, (_r, thisArg) => thisArg, 0]])
+  defineMethods(realm, AsyncIteratorPrototype, "%AsyncIteratorPrototype%", [
+    [WellKnownSymbols.asyncIterator, (_r, thisArg) => thisArg, 0],
+    [WellKnownSymbols.asyncDispose, AsyncIteratorProto_asyncDispose, 0],
+  ])
+  realm.register("%AsyncIteratorPrototype[@@asyncDispose].unwrap%", CreateBuiltinFunction(realm, "AsyncIteratorDisposeUnwrap", () => undefined, 1, ""))
 
   const AsyncGeneratorPrototype = new JSObject(AsyncIteratorPrototype)
   realm.register("%AsyncGeneratorPrototype%", AsyncGeneratorPrototype)

@@ -15,8 +15,7 @@
  * `matchAll` results (%RegExpStringIteratorPrototype%) live here too; `CreateArrayIterator` and friends are what
  * the array, string and regexp families call.
  *
- * NON-SPEC: Iterator.prototype[Symbol.dispose] (explicit resource management, which V8 ships) is not installed:
- * the runtime has no Symbol.dispose yet.
+ * Iterator.prototype[Symbol.dispose] (explicit resource management) calls the iterator's `return`.
  */
 import { defineAccessors, defineConstructor, defineMethods, defineValues } from "../runtime/builtin.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
@@ -63,6 +62,13 @@ export const isSandboxThrow = (e: unknown): boolean =>
 export function* IfAbruptCloseIterator(realm: Realm, record: IteratorRecord, e: unknown): Task<never> {
   if (!isSandboxThrow(e)) throw e
   return yield* IteratorCloseOnThrow(realm, record, e)
+}
+
+// https://tc39.es/proposal-explicit-resource-management/#sec-%iteratorprototype%-@@dispose
+function* IteratorProto_dispose(realm: Realm, thisArg: Value): Task<Value> {
+  const ret = yield* GetMethod(realm, thisArg, "return")
+  if (ret !== undefined) yield* Call(ret, thisArg)
+  return undefined
 }
 
 /** A call of a function known to be callable, as a Task (what `Call` does, minus its callability check). */
@@ -720,6 +726,7 @@ export const install = (realm: Realm): void => {
     ["constructor", IteratorProto_get_constructor, IteratorProto_set_constructor],
     [WellKnownSymbols.toStringTag, IteratorProto_get_toStringTag, IteratorProto_set_toStringTag],
   ])
+  defineMethods(realm, IteratorPrototype, "%Iterator.prototype%", [[WellKnownSymbols.dispose, IteratorProto_dispose, 0]])
 
   // https://tc39.es/ecma262/#sec-%wrapforvaliditeratorprototype%-object
   const WrapForValidIteratorPrototype = new JSObject(IteratorPrototype)

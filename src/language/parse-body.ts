@@ -6,7 +6,8 @@
  * errors meriyah reports inside the wrapper's suffix become "Unexpected end of input" at the end of the user's text,
  * and an invalid regular expression gets V8's own explanation instead of meriyah's generic "Unterminated". A
  * regular expression literal's `value` is set to null: meriyah puts a host RegExp there, and engines must build the
- * sandbox's own from `regex.pattern` and `regex.flags`.
+ * sandbox's own from `regex.pattern` and `regex.flags`. A function declaration that is the body of an `if` gets the
+ * block Annex B.3.3 gives it.
  *
  * Options: `lexical` turns on meriyah's scope tracking (duplicate `let`, `let` vs `var`, undeclared `#x`); without
  * it those early errors go unreported. `webcompat` is Annex B (HTML comments, legacy octal, sloppy block functions),
@@ -35,6 +36,8 @@ const OPTIONS = {
 
 // meriyah's messages for syntax that belongs to modules; matched by text because its ParseError carries no code.
 const IMPORT_IN_SCRIPT = "The import keyword can only be used with the module goal"
+/** The problem of an import declaration, which language/modules.ts takes out of the text before parsing again. */
+export const IMPORT_DECLARATION_UNSUPPORTED = "`import` declarations are not supported"
 const EXPORT_IN_SCRIPT = "The export keyword can only be used with the module goal"
 const IMPORT_META_IN_SCRIPT = 'Cannot use "import.meta" outside a module'
 const INVALID_REGEXP = "Unterminated regular expression"
@@ -62,6 +65,7 @@ export function parseBody(text: string): BodyParse {
     forEachNode(statement, (node) => {
       rebase(node)
       dropHostRegExp(node)
+      blockAroundIfFunction(node)
     })
   }
   return { ok: true, body, strict: hasUseStrictDirective(body) }
@@ -72,6 +76,27 @@ export function parseBody(text: string): BodyParse {
 // `regex.flags` are kept.
 function dropHostRegExp(node: Node): void {
   if (node.type === "Literal" && "regex" in node) node.value = null
+}
+
+// Annex B.3.3 (sloppy code): `if (x) function f() {}` means `if (x) { function f() {} }`. Making the block real
+// spares every later pass the special case. Called before the children are visited (and rebased): the block gets
+// copies of the function's positions, rebased with it.
+function blockAroundIfFunction(node: Node): void {
+  if (node.type !== "IfStatement") return
+  // OPTIONS has `ranges` and `loc` on: every node has its positions.
+  const block = (f: ESTree.Statement): ESTree.Statement =>
+    f.type !== "FunctionDeclaration"
+      ? f
+      : {
+          type: "BlockStatement",
+          body: [f],
+          start: f.start!,
+          end: f.end!,
+          range: [f.range![0], f.range![1]],
+          loc: { start: { ...f.loc!.start }, end: { ...f.loc!.end } },
+        }
+  node.consequent = block(node.consequent)
+  if (node.alternate != null) node.alternate = block(node.alternate)
 }
 
 function wrapperFunction(program: ESTree.Program): ESTree.FunctionExpression | undefined {
@@ -108,7 +133,7 @@ function describeParseError(error: { start: number; end: number; description: st
   const offset = error.start - PREFIX.length
   switch (error.description) {
     case IMPORT_IN_SCRIPT:
-      return unsupported("`import` declarations are not supported", keywordBefore("import", offset, tokensOf(text)))
+      return unsupported(IMPORT_DECLARATION_UNSUPPORTED, keywordBefore("import", offset, tokensOf(text)))
     case EXPORT_IN_SCRIPT:
       return unsupported("`export` declarations are not supported", clamp(offset, text))
     case IMPORT_META_IN_SCRIPT:

@@ -56,7 +56,7 @@ export class Binding {
   needsTdz = false
   /** Offset from which the binding is initialized for references in its own function; -1 if from scope entry. */
   readonly declEnd: number
-  /** A body-scope var that starts with the value of the same-named parameter (separate var environment). */
+  /** A body-scope var that starts with the value of the same-named parameter or arguments object (separate var environment). */
   initFromParam: Binding | undefined = undefined
   constructor(name: string, kind: BindingKind, scope: Scope, declEnd: number) {
     this.name = name
@@ -132,6 +132,24 @@ export class FunctionInfo {
     this.hasSimpleParameterList = params.every((p) => p.type === "Identifier")
     this.hasParameterExpressions = params.some(containsExpression)
   }
+  /**
+   * For a function whose arguments object is mapped (it has one, its code is sloppy and its parameter list simple;
+   * https://tc39.es/ecma262/#sec-functiondeclarationinstantiation step 22), the parameter binding each argument
+   * index aliases: index i maps to parameter i unless a later parameter has the same name
+   * (https://tc39.es/ecma262/#sec-createmappedargumentsobject). Undefined when the arguments object is unmapped
+   * or absent. These bindings are captured, so they live in the function's environment record.
+   */
+  mappedParameters(): Array<Binding | undefined> | undefined {
+    if (this.strict || !this.hasSimpleParameterList || this.pseudo("arguments") === undefined) return undefined
+    const seen = new Set<string>()
+    const out: Array<Binding | undefined> = []
+    for (let i = this.params.length - 1; i >= 0; i--) {
+      const name = (this.params[i] as ESTree.Identifier).name
+      out[i] = seen.has(name) ? undefined : this.scope.bindings.get(name)
+      seen.add(name)
+    }
+    return out
+  }
   /** A pseudo-binding of this function, if some code uses it. */
   pseudo(name: "this" | "new.target" | "function-object" | "arguments"): Binding | undefined {
     const b = this.scope.bindings.get(name === "function-object" ? FUNCTION_OBJECT : name)
@@ -155,6 +173,11 @@ export interface ScopeAnalysis {
   readonly references: ReadonlyMap<Node, Resolution>
   /** For each `super` node: the function-object binding (home object) and the `this` binding. */
   readonly superReferences: ReadonlyMap<Node, { readonly func: Resolution; readonly thisValue: Resolution; readonly newTarget: Resolution }>
+  /**
+   * Annex B.3.2.1 (sloppy code): a function declared in a block also has a var binding in its function, which
+   * evaluating the declaration sets to the block binding's current value. By declaration node: that var binding.
+   */
+  readonly annexBFunctions: ReadonlyMap<ESTree.FunctionDeclaration, Binding>
 }
 
 /** The program nests deeper than the analysis (or the compiler) is willing to recurse. */
@@ -180,13 +203,21 @@ class Analyzer {
   readonly scopes = new Map<Node, Scope>()
   readonly references = new Map<Node, Resolution>()
   readonly superReferences = new Map<Node, { func: Resolution; thisValue: Resolution; newTarget: Resolution }>()
+  readonly annexBFunctions = new Map<ESTree.FunctionDeclaration, Binding>()
   depth = 0
 
   analyzeProgram(program: ESTree.Program, strict: boolean): ScopeAnalysis {
     const body = program.body as ESTree.Statement[]
     const fi = new FunctionInfo(program, "program", null, strict || hasUseStrict(body), { isAsync: true, isGenerator: false }, [])
     this.functionBody(fi, null, body, undefined)
-    return { program: fi, functions: this.functions, scopes: this.scopes, references: this.references, superReferences: this.superReferences }
+    return {
+      program: fi,
+      functions: this.functions,
+      scopes: this.scopes,
+      references: this.references,
+      superReferences: this.superReferences,
+      annexBFunctions: this.annexBFunctions,
+    }
   }
 
   // --- Functions ----------------------------------------------------------------------------------------------
@@ -215,10 +246,18 @@ class Analyzer {
       for (const id of varDeclaredIdentifiers(body)) {
         const existing = scope.bindings.get(id.name)
         if (bodyScope === scope && existing !== undefined) continue
+        if (id.name === "arguments" && existing === undefined && hasOwnArguments(fi)) {
+          // `var arguments` is the arguments object's binding, or starts with its value in a separate var
+          // environment (https://tc39.es/ecma262/#sec-functiondeclarationinstantiation steps 22.f and 28).
+          const ao = argumentsBinding(fi)
+          if (bodyScope !== scope) bodyScope.declare("arguments", "var", -1).initFromParam = ao
+          continue
+        }
         const b = bodyScope.declare(id.name, "var", -1)
         if (existing !== undefined && existing.kind === "param") b.initFromParam = existing
       }
       this.declareLexical(bodyScope, body, true)
+      if (!fi.strict) this.hoistBlockFunctions(fi, body)
     }
     if (calleeName !== undefined && !scope.bindings.has(calleeName) && !bodyScope.bindings.has(calleeName)) {
       scope.declare(calleeName, "callee", -1)
@@ -254,20 +293,97 @@ class Analyzer {
     for (const s of statements) {
       if (s.type === "VariableDeclaration" && s.kind !== "var") {
         for (const d of s.declarations) {
-          for (const id of boundIdentifiers(d.id)) scope.declare(id.name, s.kind === "const" ? "const" : "let", declEnd ?? d.end ?? 0)
+          // `using` and `await using` bindings are immutable, as `const` ones.
+          for (const id of boundIdentifiers(d.id)) scope.declare(id.name, s.kind === "let" ? "let" : "const", declEnd ?? d.end ?? 0)
         }
       } else if (s.type === "ClassDeclaration" && s.id !== null) {
         scope.declare(s.id.name, "class", s.end ?? 0)
-      } else if (s.type === "FunctionDeclaration" && s.id !== null) {
+      } else {
+        const f = declaredFunction(s)
+        if (f === undefined || f.id === null) continue
         if (topLevel) {
-          const existing = scope.bindings.get(s.id.name) ?? scope.func.scope.bindings.get(s.id.name)
-          if (existing === undefined) scope.declare(s.id.name, "function", -1)
+          const existing = scope.bindings.get(f.id.name) ?? scope.func.scope.bindings.get(f.id.name)
+          if (existing === undefined) scope.declare(f.id.name, "function", -1)
         } else {
-          scope.declare(s.id.name, "function", -1)
+          scope.declare(f.id.name, "function", -1)
         }
-        scope.functionDeclarations.push(s)
+        scope.functionDeclarations.push(f)
       }
     }
+  }
+
+  /**
+   * Annex B.3.2.1: gives each function declared in a block (or a switch case) of sloppy function `fi` a var binding
+   * of the same name in `fi`, unless replacing the declaration by `var F` would be an early error (a lexical
+   * declaration of F in an enclosing block, a destructuring catch parameter or the function's top level) or F is
+   * a parameter. Walked iteratively, not entering nested functions (they hoist into themselves).
+   */
+  hoistBlockFunctions(fi: FunctionInfo, body: ReadonlyArray<ESTree.Statement>): void {
+    const params = new Set(fi.params.flatMap((p) => boundIdentifiers(p).map((id) => id.name)))
+    const top: LexicalNames = { names: lexicalNames(body, false), parent: undefined }
+    const stack: Array<[ESTree.Statement, LexicalNames]> = body.map((st) => [st, top])
+    const list = (statements: ReadonlyArray<ESTree.Statement>, outer: LexicalNames): void => {
+      for (const st of statements) {
+        const f = declaredFunction(st)
+        if (f === undefined || f.id === null || f.async || f.generator) continue
+        const name = f.id.name
+        if (params.has(name) || declaresLexically(outer, name)) continue
+        const v = this.annexBVar(fi, name)
+        if (v !== undefined) this.annexBFunctions.set(f, v)
+      }
+      const inner: LexicalNames = { names: lexicalNames(statements, true), parent: outer }
+      for (let i = statements.length - 1; i >= 0; i--) stack.push([statements[i] as ESTree.Statement, inner])
+    }
+    for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+      const [st, outer] = item
+      switch (st.type) {
+        case "BlockStatement":
+          list(st.body, outer)
+          break
+        case "SwitchStatement":
+          list(st.cases.flatMap((c) => c.consequent), outer)
+          break
+        case "IfStatement":
+          if (st.alternate !== null) stack.push([st.alternate, outer])
+          stack.push([st.consequent, outer])
+          break
+        case "WhileStatement":
+        case "DoWhileStatement":
+        case "LabeledStatement":
+        case "WithStatement":
+          stack.push([st.body, outer])
+          break
+        case "ForStatement":
+        case "ForInStatement":
+        case "ForOfStatement": {
+          const head = st.type === "ForStatement" ? st.init : st.left
+          const lexical = head !== null && head.type === "VariableDeclaration" && head.kind !== "var"
+          stack.push([st.body, lexical ? { names: new Set(head.declarations.flatMap((d) => boundIdentifiers(d.id).map((id) => id.name))), parent: outer } : outer])
+          break
+        }
+        case "TryStatement":
+          if (st.finalizer !== null) stack.push([st.finalizer, outer])
+          if (st.handler !== null) {
+            // A catch parameter that is a plain identifier may be redeclared by `var` (B.3.4); a pattern may not.
+            const param = st.handler.param
+            const names = param === null || param.type === "Identifier" ? undefined : new Set(boundIdentifiers(param).map((id) => id.name))
+            stack.push([st.handler.body, names === undefined ? outer : { names, parent: outer }])
+          }
+          stack.push([st.block, outer])
+          break
+        default:
+          break
+      }
+    }
+  }
+
+  /** The var binding a hoisted block function `name` sets: an existing var or function of `fi`, or a new var. */
+  annexBVar(fi: FunctionInfo, name: string): Binding | undefined {
+    const existing = fi.bodyScope.bindings.get(name)
+    if (existing !== undefined) return existing
+    if (name !== "arguments") return fi.bodyScope.declare(name, "var", -1)
+    // F = "arguments" creates no binding: the declaration sets the arguments object's, when there is one.
+    return hasOwnArguments(fi) && fi.bodyScope === fi.scope ? argumentsBinding(fi) : undefined
   }
 
   /** A block-like scope if the statements declare anything lexically. */
@@ -287,9 +403,7 @@ class Analyzer {
       const b = s.bindings.get(name)
       if (b !== undefined) return this.use(b, from, crossed, position)
       if (s.kind === "function") {
-        if (name === "arguments" && hasOwnArguments(s.func)) {
-          return this.use(s.declare("arguments", "arguments", -1), from, crossed, position)
-        }
+        if (name === "arguments" && hasOwnArguments(s.func)) return this.use(argumentsBinding(s.func), from, crossed, position)
         crossed = true
       }
     }
@@ -635,8 +749,47 @@ class Analyzer {
 const hasOwnArguments = (fi: FunctionInfo): boolean =>
   fi.kind !== "arrow" && fi.kind !== "fieldInitializer" && fi.kind !== "staticBlock"
 
+/** The function's arguments object binding. A mapped one aliases the parameters, so they live in its environment. */
+const argumentsBinding = (fi: FunctionInfo): Binding => {
+  if (!fi.strict && fi.hasSimpleParameterList) for (const b of fi.scope.bindings.values()) if (b.kind === "param") b.captured = true
+  return fi.scope.declare("arguments", "arguments", -1)
+}
+
 const isLexicalDeclaration = (s: ESTree.Statement): boolean =>
-  (s.type === "VariableDeclaration" && s.kind !== "var") || s.type === "ClassDeclaration" || s.type === "FunctionDeclaration"
+  (s.type === "VariableDeclaration" && s.kind !== "var") || s.type === "ClassDeclaration" || declaredFunction(s) !== undefined
+
+/** The function a statement declares: a function declaration, possibly labelled (sloppy code, B.3.1). */
+const declaredFunction = (s: ESTree.Statement): ESTree.FunctionDeclaration | undefined => {
+  let st: ESTree.Statement = s
+  while (st.type === "LabeledStatement") st = st.body
+  return st.type === "FunctionDeclaration" ? st : undefined
+}
+
+/** The lexically declared names of the enclosing blocks, innermost first. */
+interface LexicalNames {
+  readonly names: ReadonlySet<string>
+  readonly parent: LexicalNames | undefined
+}
+
+const declaresLexically = (chain: LexicalNames | undefined, name: string): boolean => {
+  for (let c = chain; c !== undefined; c = c.parent) if (c.names.has(name)) return true
+  return false
+}
+
+/** LexicallyDeclaredNames of a statement list; a function's top level (`inBlock` false) declares functions as vars. */
+const lexicalNames = (statements: ReadonlyArray<ESTree.Statement>, inBlock: boolean): Set<string> => {
+  const names = new Set<string>()
+  for (const s of statements) {
+    if (s.type === "VariableDeclaration" && s.kind !== "var") {
+      for (const d of s.declarations) for (const id of boundIdentifiers(d.id)) names.add(id.name)
+    } else if (s.type === "ClassDeclaration" && s.id !== null) names.add(s.id.name)
+    else if (inBlock) {
+      const f = declaredFunction(s)
+      if (f !== undefined && f.id !== null) names.add(f.id.name)
+    }
+  }
+  return names
+}
 
 /** Leading "use strict" directive. */
 export const hasUseStrict = (body: ReadonlyArray<ESTree.Statement>): boolean => {

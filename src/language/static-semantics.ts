@@ -114,3 +114,60 @@ export function notIterableText(node: ESTree.Node | undefined): string | undefin
   const text = calleeText(node as Expr)
   return text === "(intermediate value)" ? undefined : `${text} is not iterable`
 }
+
+/**
+ * Annex B.3.5 (sloppy code): `for (var x = init in obj)` assigns `init` to `x` (named after it) before the
+ * object is evaluated. The declaration and its initializer, if the loop has one.
+ */
+export const forInVarInitializer = (
+  node: ESTree.ForInStatement | ESTree.ForOfStatement,
+): { readonly id: ESTree.Identifier; readonly value: ESTree.Expression } | undefined => {
+  if (node.type !== "ForInStatement" || node.left.type !== "VariableDeclaration") return undefined
+  const d = node.left.declarations[0]
+  return d !== undefined && d.init != null && d.id.type === "Identifier" ? { id: d.id, value: d.init } : undefined
+}
+
+/**
+ * Whether a statement list declares resources directly (`using`, `await using`), so that leaving it disposes them
+ * (https://tc39.es/proposal-explicit-resource-management/#sec-disposeresources): "async" when some are
+ * `await using` (disposal awaits), "sync" when all are `using`.
+ */
+export const disposalOf = (list: ReadonlyArray<ESTree.Statement>): "sync" | "async" | undefined => {
+  let found: "sync" | undefined
+  for (const s of list) {
+    if (s.type !== "VariableDeclaration") continue
+    if (s.kind === "await using") return "async"
+    if (s.kind === "using") found = "sync"
+  }
+  return found
+}
+
+/** The disposal a for statement's head asks for: `for (using x of ...)`, `for (await using x = ...; ;)`. */
+export const headDisposalOf = (head: ESTree.Node | null): "sync" | "async" | undefined =>
+  head?.type === "VariableDeclaration" ? disposalOf([head]) : undefined
+
+/** A source range: what Function.prototype.toString shows of a function. */
+export interface SourceRange {
+  readonly start?: number | undefined
+  readonly end?: number | undefined
+}
+
+/**
+ * The source text of a class element's method (Function.prototype.toString): the element without a leading
+ * `static` and the whitespace and comments after it, as V8 shows it.
+ */
+export const methodSourceRange = (el: ESTree.MethodDefinition, source: string): SourceRange => {
+  if (!el.static) return el
+  let start = (el.start ?? 0) + "static".length
+  for (;;) {
+    if (/\s/.test(source[start] ?? "")) start++
+    else if (source.startsWith("//", start)) {
+      const eol = source.slice(start).search(/[\n\r\u2028\u2029]/)
+      start = eol < 0 ? source.length : start + eol
+    } else if (source.startsWith("/*", start)) {
+      const close = source.indexOf("*/", start + 2)
+      start = close < 0 ? source.length : close + 2
+    } else break
+  }
+  return { start, end: el.end }
+}

@@ -47,7 +47,7 @@ export const InstallErrorStack = (realm: Realm, e: ErrorObject, header: string):
 }
 
 /** A new error of `type` with `message`, as `new TypeError(message)` would make it. */
-export const CreateErrorObject = (realm: Realm, type: ErrorType | "AggregateError", message: string): ErrorObject => {
+export const CreateErrorObject = (realm: Realm, type: ErrorType | "AggregateError" | "SuppressedError", message: string): ErrorObject => {
   const e = new ErrorObject(realm.intrinsic(`%${type}.prototype%`), realm.host.currentLocation())
   InstallErrorStack(realm, e, message === "" ? type : `${type}: ${message}`)
   e.properties.set("message", Property.data(message, true, false, true))

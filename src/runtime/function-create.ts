@@ -8,6 +8,7 @@
  * and environment are stored as given.
  */
 import type { FunctionKindName, FunctionRole } from "../language/static-semantics.ts"
+import { MappedArgumentsObject, type ParameterEnvironment, UNMAPPED } from "./arguments-object.ts"
 import { throwTypeError } from "./completion.ts"
 import { ToObject } from "./conversions.ts"
 import { ScriptFunction } from "./function-object.ts"
@@ -40,7 +41,7 @@ export const MakeFunction = (realm: Realm, code: FunctionShape, env: unknown, pr
   const role = code.role
   const kind = code.functionKind
   const constructable = kind === "normal" && (role === "function" || role === "classConstructor" || role === "derivedConstructor")
-  // The program body runs with `this` undefined even in sloppy mode.
+  // The program body is called with the global object as `this` (a script's), not coerced.
   const thisMode = role === "arrow" ? "lexical" : code.strict || role === "program" ? "strict" : "global"
   const F = new ScriptFunction(proto ?? realm.intrinsic(PROTOTYPE_FOR_KIND[kind]), code, env, kind, thisMode, code.strict, constructable)
   F.properties.set("length", Property.data(code.length, false, false, true))
@@ -68,11 +69,28 @@ export const SetFunctionName = (F: JSObject, key: PropertyKey | PrivateName, pre
   F.properties.set("name", Property.data(name, false, false, true))
 }
 
-/** An unmapped arguments object (https://tc39.es/ecma262/#sec-createunmappedargumentsobject). */
-export const CreateArgumentsObject = (realm: Realm, args: ReadonlyArray<Value>, callee: JSObject | undefined, strict: boolean): JSObject => {
-  // NON-SPEC: sloppy functions get an unmapped arguments object too (writes to it do not alias parameters).
-  const obj = new JSObject(realm.ObjectPrototype)
-  obj.kind = "Arguments"
+/**
+ * The arguments object of a call (https://tc39.es/ecma262/#sec-createunmappedargumentsobject): unmapped without
+ * `mapping`; with it, mapped (https://tc39.es/ecma262/#sec-createmappedargumentsobject), for a sloppy function with
+ * a simple parameter list — `mapping.slots[i]` is the slot in `mapping.env` of the parameter that index i aliases
+ * (see FunctionInfo.mappedParameters in language/scope.ts).
+ */
+export const CreateArgumentsObject = (
+  realm: Realm,
+  args: ReadonlyArray<Value>,
+  callee: JSObject | undefined,
+  strict: boolean,
+  mapping?: { readonly env: ParameterEnvironment; readonly slots: ReadonlyArray<number> },
+): JSObject => {
+  let obj: JSObject
+  if (mapping === undefined) {
+    obj = new JSObject(realm.ObjectPrototype)
+    obj.kind = "Arguments"
+  } else {
+    // Only indices below the argument count alias a parameter.
+    const parameterMap = args.map((_, i) => mapping.slots[i] ?? UNMAPPED)
+    obj = new MappedArgumentsObject(realm.ObjectPrototype, mapping.env, parameterMap)
+  }
   args.forEach((v, i) => obj.properties.set(String(i), Property.data(v)))
   obj.properties.set("length", Property.data(args.length, true, false, true))
   const values = realm.intrinsics.get("%Array.prototype.values%")

@@ -250,7 +250,8 @@ export function* AsyncIterReturnTask(realm: Realm, record: IteratorRecord): Task
 /**
  * One step of yield* (https://tc39.es/ecma262/#sec-generator-function-definitions-runtime-semantics-evaluation):
  * forward the received value to the inner iterator as next/throw/return. EMPTY: a return with no `return`
- * method, so the generator returns the received value.
+ * method, so the generator returns the received value; or, in an async generator, a throw with no `throw`
+ * method, so the engine closes the inner iterator (AsyncIteratorClose awaits) and throws the TypeError.
  */
 export function* YieldStarCallTask(realm: Realm, record: IteratorRecord, received: Value, mode: number, isAsync: boolean): Task<Value | Empty> {
   const iterator = record.iterator
@@ -258,18 +259,16 @@ export function* YieldStarCallTask(realm: Realm, record: IteratorRecord, receive
   if (mode === 1) {
     const method = yield* GetMethod(realm, iterator, "throw")
     if (method !== undefined) return yield* Call(method, iterator, [received])
-    // NON-SPEC: an async inner iterator is closed without awaiting its `return` result.
-    if (!isAsync) yield* IteratorClose(realm, record)
-    else {
-      const ret = yield* GetMethod(realm, iterator, "return")
-      if (ret !== undefined) yield* Call(ret, iterator)
-    }
-    return throwTypeError("The iterator does not provide a 'throw' method.")
+    if (isAsync) return EMPTY
+    yield* IteratorClose(realm, record)
+    return throwTypeError(NO_THROW_METHOD)
   }
   const method = yield* GetMethod(realm, iterator, "return")
   if (method === undefined) return EMPTY
   return yield* Call(method, iterator, [received])
 }
+
+export const NO_THROW_METHOD = "The iterator does not provide a 'throw' method."
 
 export const arrayValues = (arr: Value): Value[] => {
   if (arr instanceof ArrayObject && arr.elements !== null) {

@@ -44,4 +44,6 @@ export const WellKnownSymbols = {
   toPrimitive: new SymbolValue("Symbol.toPrimitive", "Symbol.toPrimitive"),
   toStringTag: new SymbolValue("Symbol.toStringTag", "Symbol.toStringTag"),
   unscopables: new SymbolValue("Symbol.unscopables", "Symbol.unscopables"),
+  dispose: new SymbolValue("Symbol.dispose", "Symbol.dispose"),
+  asyncDispose: new SymbolValue("Symbol.asyncDispose", "Symbol.asyncDispose"),
 } as const

@@ -57,4 +57,8 @@ export const closureSlots: ReadonlyMap<string, Shape> = new Map<string, Shape>([
   ["Array.fromAsync:onRejected", fromAsync],
   ["Array.fromAsync:AsyncFromSyncIteratorValueUnwrap", unwrap],
   ["Array.fromAsync:AsyncFromSyncIteratorCloseIterator", closeIterator],
+  ["AsyncFromSyncDispose", rec({ method: obj })],
+  ["DisposableStackAdoptClosure", rec({ value, onDispose: obj })],
+  ["AsyncDisposableStack:onFulfilled", rec({ stack: inst("DisposableStackObject") })],
+  ["AsyncDisposableStack:onRejected", rec({ stack: inst("DisposableStackObject") })],
 ])

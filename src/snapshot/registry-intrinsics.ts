@@ -6,6 +6,7 @@
  */
 import { ArrayBufferObject, DataViewObject, ElementInfoOf, TypedArrayObject } from "../intrinsics/bytes-objects.ts"
 import { FromAsyncState } from "../intrinsics/array-from-async.ts"
+import { DisposableStackObject } from "../intrinsics/disposable-stack.ts"
 import { ConsoleObject } from "../intrinsics/console.ts"
 import { DateObject } from "../intrinsics/date.ts"
 import { DOMExceptionObject, TextDecoderObject, TextEncoderObject } from "../intrinsics/encoding.ts"
@@ -26,7 +27,7 @@ import type { RestoreContext } from "./context.ts"
 import type { HeapClass } from "./heap-codec.ts"
 import { errorFields, objectClass } from "./registry-runtime.ts"
 import { bytes, inst, lit, map, nullable, num, opt, set, tuple, type Shape } from "./shape.ts"
-import { arr, bool, int, iterationKind, nat, obj, optObj, str, value, valueOrEmpty } from "./value-shapes.ts"
+import { arr, bool, capability, int, iterationKind, nat, obj, optObj, str, value, valueOrEmpty } from "./value-shapes.ts"
 
 type Entry = HeapClass<RestoreContext>
 
@@ -191,6 +192,12 @@ export const intrinsicClasses: ReadonlyArray<Entry> = [
   objectClass("HeadersObject", HeadersObject, [
     ["map", map(str, str)],
     ["cookies", arr(str)],
+  ]),
+  objectClass("DisposableStackObject", DisposableStackObject, [
+    ["async", bool],
+    ["state", lit("pending", "disposed")],
+    ["capability", inst("DisposeCapability")],
+    ["pending", opt(capability)],
   ]),
   objectClass("HeadersIteratorObject", HeadersIteratorObject, [
     ["target", inst("HeadersObject")],

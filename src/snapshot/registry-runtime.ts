@@ -5,7 +5,9 @@
  * of being silently dropped from saved runs.
  */
 import type { CodeObject } from "../compiler/code.ts"
+import { MappedArgumentsObject, UNMAPPED } from "../runtime/arguments-object.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
+import { DisposeCapability } from "../runtime/dispose.ts"
 import { Caps } from "../runtime/caps.ts"
 import { ErrorObject } from "../runtime/errors.ts"
 import { BoundFunction, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
@@ -148,6 +150,18 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
     },
   ),
   objectClass("PrimitiveWrapper", PrimitiveWrapper, [["primitive", primitive]]),
+  objectClass(
+    "MappedArgumentsObject",
+    MappedArgumentsObject,
+    [
+      ["env", inst("Environment")],
+      ["parameterMap", arr(int)],
+    ],
+    {
+      validate: (o: MappedArgumentsObject) =>
+        o.parameterMap.some((slot) => slot < UNMAPPED || slot >= o.env.slots.length) ? "its parameter map is out of range" : undefined,
+    },
+  ),
   objectClass("ErrorObject", ErrorObject, errorFields),
   objectClass(
     "PromiseObject",
@@ -220,6 +234,14 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
     { validate: (g: GeneratorObject) => ((g.brand === "AsyncFunction") !== (g.promise !== undefined) ? "its promise does not fit its brand" : undefined) },
   ),
   objectClass("AsyncFromSyncIterator", AsyncFromSyncIterator, [["syncIteratorRecord", iteratorRecord]]),
+  objectClass("DisposeCapability", DisposeCapability, [
+    ["resources", arr(rec({ value, hint: lit("sync-dispose", "async-dispose"), method: optObj }))],
+    ["thrown", bool],
+    ["value", value],
+    ["changed", bool],
+    ["needsAwait", bool],
+    ["hasAwaited", bool],
+  ]),
   {
     name: "SymbolValue",
     ctor: SymbolValue,

@@ -6,8 +6,9 @@
  * jobs, and calls `run` again), or the step budget is spent (`yielded`). The VM never reads a clock; the host
  * enforces time between slices.
  *
- * The program body is compiled as an async function body and called with `this` undefined. Its result is the
- * promise's value when the body returns explicitly, else its completion value (what a script would evaluate to).
+ * The program body is compiled as an async function body and called with `this` the global object, as a script's
+ * top level sees it (strict or not). Its result is the promise's value when the body returns explicitly, else its
+ * completion value (what a script would evaluate to).
  */
 import type { ESTree } from "meriyah"
 import { compileProgram } from "../compiler/functions.ts"
@@ -83,7 +84,7 @@ export class Vm {
       return
     }
     const main = MakeFunction(realm, compiled.main, null)
-    machine.pushScript(main, undefined, [], 0, 0, undefined)
+    machine.pushScript(main, realm.globalObject, [], 0, 0, undefined)
     const activation = machine.frames[0]!.activation as GeneratorObject
     this.promise = activation.promise!
     // The host reads the outcome from the status; the program's own promise is never an unhandled rejection.

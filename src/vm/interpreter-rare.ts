@@ -12,6 +12,7 @@ import { ToNumber, ToObject } from "../runtime/conversions.ts"
 import { IsConstructor, type ScriptFunction } from "../runtime/function-object.ts"
 import { CheckClassHeritage, ClassCreate, DefineMethodProperty, DefinePrivateMethod, DerivedConstructorResult } from "../runtime/class-elements.ts"
 import { AsyncGeneratorCompleteStep, AwaitPromise, AwaitThen, awaitPromiseFast, type GeneratorObject } from "../runtime/generator.ts"
+import { AddDisposableResource, DisposeBegin, type DisposeCapability, DisposeEnd, DisposeNext, DisposeRecordError, NewDisposeCapability } from "../runtime/dispose.ts"
 import { CreateIterResultObject, type IteratorRecord } from "../runtime/iteration.ts"
 import { JSObject, PrivateName } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, describeValue } from "../runtime/operations.ts"
@@ -108,7 +109,14 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       regs[sp++] = frame.newTarget
       break
     case 33 satisfies typeof Op.CreateArguments:
-      regs[sp++] = CreateArgumentsObject(realm, frame.args ?? [], frame.func, code.strict)
+      regs[sp++] = CreateArgumentsObject(
+        realm,
+        frame.args ?? [],
+        frame.func,
+        code.strict,
+        // The function's environment record, which the prologue has just entered, holds the mapped parameters.
+        code.argumentsMap === undefined ? undefined : { env: frame.env!, slots: code.argumentsMap },
+      )
       break
     case 34 satisfies typeof Op.CreateRest:
       regs[sp++] = new ArrayObject(realm.ArrayPrototype, (frame.args ?? []).slice(bc[pc++] as number))
@@ -605,12 +613,51 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
     case 143 satisfies typeof Op.SetProgramCompletion:
       m.programCompletion = { value: regs[--sp] as Value }
       break
+    case 147 satisfies typeof Op.NewDisposeCapability:
+      regs[sp++] = NewDisposeCapability()
+      break
+    case 148 satisfies typeof Op.AddDisposable: {
+      const hint = bc[pc++] === 1 ? "async-dispose" : "sync-dispose"
+      const capability = regs[--sp] as DisposeCapability
+      const v = regs[sp - 1] as Value
+      if (!((v === null || v === undefined) && hint === "sync-dispose")) {
+        const res = runSlow(m, frame, pc, sp, AddDisposableTask(realm, capability, v, hint), true)
+        if (res === PENDING) return true
+      }
+      break
+    }
+    case 149 satisfies typeof Op.DisposeBegin: {
+      const value = regs[--sp] as Value
+      const thrown = regs[--sp] === true
+      DisposeBegin(regs[--sp] as DisposeCapability, thrown, value)
+      break
+    }
+    case 150 satisfies typeof Op.DisposeNext: {
+      const capability = regs[--sp] as DisposeCapability
+      const res = runSlow(m, frame, pc, sp, DisposeNext(realm, capability))
+      if (res === PENDING) return true
+      regs[sp++] = res
+      break
+    }
+    case 151 satisfies typeof Op.DisposeRecordError: {
+      const error = regs[--sp] as Value
+      DisposeRecordError(realm, regs[--sp] as DisposeCapability, error)
+      break
+    }
+    case 152 satisfies typeof Op.DisposeEnd:
+      DisposeEnd(regs[--sp] as DisposeCapability)
+      break
     default:
       return unreachable(op)
   }
   frame.pc = pc
   frame.sp = sp
   return false
+}
+
+function* AddDisposableTask(realm: Machine["realm"], capability: DisposeCapability, v: Value, hint: "sync-dispose" | "async-dispose"): Task<Value> {
+  yield* AddDisposableResource(realm, capability, v, hint)
+  return undefined
 }
 
 function* undefinedWhenDone(task: Task<Value | Empty>): Task<Value> {

@@ -206,6 +206,14 @@ export const OPCODES = {
   CheckSuperOnce: { code: 144, operands: [], pop: 1, push: 0, stack: "thisBinding -> (ReferenceError unless uninitialized)" },
   SetHomeObject: { code: 145, operands: [], pop: 2, push: 1, stack: "fn home -> fn" },
   CheckClassHeritage: { code: 146, operands: [], pop: 1, push: 1, stack: "v -> v (TypeError unless constructor or null)" },
+
+  // Explicit resource management (runtime/dispose.ts)
+  NewDisposeCapability: { code: 147, operands: [], pop: 0, push: 1, stack: "-> capability" },
+  AddDisposable: { code: 148, operands: ["flags"], pop: 2, push: 1, stack: "v capability -> v (TypeError unless disposable; flags 1: await using)" },
+  DisposeBegin: { code: 149, operands: [], pop: 3, push: 0, stack: "capability thrown value -> (the completion the scope is left with)" },
+  DisposeNext: { code: 150, operands: [], pop: 1, push: 1, stack: "capability -> value to await, or done (JumpIfDone follows)" },
+  DisposeRecordError: { code: 151, operands: [], pop: 2, push: 0, stack: "capability error ->" },
+  DisposeEnd: { code: 152, operands: [], pop: 1, push: 0, stack: "capability -> (throws what disposal threw)" },
 } as const satisfies Record<string, OpInfo>
 
 export type OpName = keyof typeof OPCODES

@@ -84,6 +84,55 @@ describe("suspend and resume", () => {
       assert.strictEqual(value(yield* rt.resume(s.state).run()), 42)
     }))
 
+  it.effect("a mapped arguments object still aliases its parameters after a resume, and `this` is still the global", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<number>()
+      const wait = Tool.make({ description: "wait", input: {}, output: Schema.Number, execute: Tool.idempotent(() => Deferred.await(gate)) })
+      const rt = CodeMode.make({ tools: { wait }, engine: "vm" })
+      const p = rt.program(`
+        async function f(a, b) {
+          const n = await tools.wait()
+          arguments[0] = n
+          b = n + 1
+          const second = arguments[1]
+          delete arguments[1]
+          b = 0
+          return [a, second, 1 in arguments, b, this === globalThis]
+        }
+        const top = this
+        return [...(await f(1, 2)), top === globalThis]`)
+      const run = yield* Effect.forkChild(p.run())
+      yield* settle
+      const s = suspended(yield* p.suspend())
+      yield* Fiber.join(run)
+      yield* Deferred.succeed(gate, 41)
+      assert.deepStrictEqual(value(yield* rt.resume(CodeMode.toBytes(s.state)).run()), [41, 42, false, 0, true, true])
+    }))
+
+  it.effect("resources still to dispose survive a suspend in the middle of disposal", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<number>()
+      const wait = Tool.make({ description: "wait", input: {}, output: Schema.Number, execute: Tool.idempotent(() => Deferred.await(gate)) })
+      const rt = CodeMode.make({ tools: { wait }, engine: "vm" })
+      const p = rt.program(`
+        const log = []
+        const stack = new AsyncDisposableStack()
+        stack.defer(() => log.push("stack"))
+        {
+          using a = { [Symbol.dispose]() { log.push("a") } }
+          await using b = { async [Symbol.asyncDispose]() { log.push("b:" + (await tools.wait())) } }
+          await using c = stack
+          log.push("body")
+        }
+        return log`)
+      const run = yield* Effect.forkChild(p.run())
+      yield* settle
+      const s = suspended(yield* p.suspend())
+      yield* Fiber.join(run)
+      yield* Deferred.succeed(gate, 7)
+      assert.deepStrictEqual(value(yield* rt.resume(CodeMode.toBytes(s.state)).run()), ["body", "stack", "b:7", "a"])
+    }))
+
   it.effect("a suspend after the run ended gives its result", () =>
     Effect.gen(function* () {
       const p = CodeMode.make({ engine: "vm" }).program(`return 5`)

@@ -43,8 +43,10 @@ describe("functions and bindings", () => {
       `const B = function () { this.b = 1 }.bind({ x: 1 }); return [new B().b, typeof new B()]`,
       `function f(a, b) { return [this.x, a, b] } const g = f.bind({ x: 1 }, 2); return [g(3), g.call({ x: 9 }, 4), g.length, g.name]`,
     ])
-    expect(run(`return this`)).toBe(undefined)
-    expect(run(`return (() => this)()`)).toBe(undefined)
+    // The program's top-level `this` is the global object, as a script's is, in strict code too.
+    for (const strict of ["", `"use strict";`]) {
+      expect(run(`${strict} return [this === globalThis, (() => this)() === globalThis]`)).toEqual([true, true])
+    }
   })
 
   it("globals: reads, typeof, sloppy creation, strict errors", async () => {
