@@ -7,6 +7,7 @@
  *   `toBytes` / `fromBytes`, `SnapshotError`, `SuspendError`).
  * - `Tool`: `Tool.make`, `Tool.idempotent`, `Tool.durable`.
  * - `Namespace`: `Namespace.make`, a described group of tools.
+ * - `Extension`: `Extension.make`, host functions programs call directly as globals (`fetch`, `fs`...).
  * - `ToolError`: a tool's deliberate refusal, whose message the program may read.
  *
  * @since 0.1.0
@@ -38,9 +39,26 @@ export * as Tool from "./host/public-tool.ts"
 export * as Namespace from "./host/public-namespace.ts"
 
 /**
+ * Host functions programs call directly as globals: `Extension.make({ name, globals, snapshot? })`, and
+ * `Extension.async` to mark a plain function as asynchronous.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export * as Extension from "./host/public-extension.ts"
+
+/**
  * A tool's deliberate refusal: its `message` (and `data`) reach the program; other failures do not.
  *
  * @since 0.1.0
  * @category errors
  */
 export { ToolError } from "./host/tool-error.ts"
+
+/**
+ * Tools from an OpenAPI 3.x document: `OpenAPI.fromSpec({ spec, auth })` gives `{ tools, skipped }`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export * as OpenAPI from "./openapi/index.ts"

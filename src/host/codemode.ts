@@ -15,11 +15,15 @@ import { checkProgram } from "../language/index.ts"
 import { Interpreter } from "../interpreter/index.ts"
 import { buildCatalog, type CatalogEntry } from "./catalog.ts"
 import type { Value } from "../runtime/value.ts"
-import { toData } from "./data.ts"
+import { DataError, toData } from "./data.ts"
+import { toWire } from "./extension-values.ts"
 import { diagnostic } from "./diagnostic.ts"
 import { dispatchTool, type CallOutcome } from "./dispatch.ts"
 import { failure } from "./host-failure.ts"
 import type { HookServices, Hooks } from "./hooks.ts"
+import { isExtension, type Extension, type ExtensionServices } from "./extension.ts"
+import { ExtensionRun, installExtensions } from "./sandbox-extensions.ts"
+import { installModules } from "./modules.ts"
 import { checkBindings, installBindings, type Bindings } from "./bindings.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
@@ -48,10 +52,12 @@ export type Engine = "legacy" | "vm"
  * @since 0.1.0
  * @category models
  */
-export interface Options<T extends ToolTree = ToolTree, H extends Hooks = Hooks> {
+export interface Options<T extends ToolTree = ToolTree, H extends Hooks = Hooks, X extends Extensions = Extensions> {
   /** The tool tree: tools, `Namespace`s and nested records; dots in keys create nested paths. */
   readonly tools?: T
-  /** Surround every tool call (see hooks.ts for the full contract). */
+  /** Host functions programs call directly as globals (`Extension.make`). */
+  readonly extensions?: X
+  /** Surround every tool and extension call (see hooks.ts for the full contract). */
   readonly hooks?: H
   /** Execution limits; none by default. */
   readonly limits?: Limits
@@ -65,7 +71,7 @@ export interface Options<T extends ToolTree = ToolTree, H extends Hooks = Hooks>
  * @since 0.1.0
  * @category models
  */
-export interface ExecuteOptions<T extends ToolTree = ToolTree, H extends Hooks = Hooks> extends Options<T, H> {
+export interface ExecuteOptions<T extends ToolTree = ToolTree, H extends Hooks = Hooks, X extends Extensions = Extensions> extends Options<T, H, X> {
   readonly code: string
   /** Plain data the program receives as global variables. */
   readonly bindings?: Bindings
@@ -95,6 +101,14 @@ export interface Runtime<R = never> {
  */
 export interface VmRuntime<R = never> extends Runtime<R>, VmEntryPoints<R> {}
 
+/**
+ * The `extensions` option.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Extensions = ReadonlyArray<Extension<any>>
+
 /** Every VM runtime of the process shares the heap registry (it is the build's). */
 let registry: ReturnType<typeof makeRegistry> | undefined
 
@@ -104,11 +118,15 @@ let registry: ReturnType<typeof makeRegistry> | undefined
  * @since 0.1.0
  * @category constructors
  */
-export function make<const T extends ToolTree = {}, H extends Hooks = Hooks>(
-  options: Options<T, H> & { readonly engine: "vm" },
-): VmRuntime<TreeServices<T> | HookServices<H>>
-export function make<const T extends ToolTree = {}, H extends Hooks = Hooks>(options?: Options<T, H>): Runtime<TreeServices<T> | HookServices<H>>
-export function make<const T extends ToolTree = {}, H extends Hooks = Hooks>(options: Options<T, H> = {}): Runtime<TreeServices<T> | HookServices<H>> {
+export function make<const T extends ToolTree = {}, H extends Hooks = Hooks, const X extends Extensions = []>(
+  options: Options<T, H, X> & { readonly engine: "vm" },
+): VmRuntime<TreeServices<T> | HookServices<H> | ExtensionServices<X>>
+export function make<const T extends ToolTree = {}, H extends Hooks = Hooks, const X extends Extensions = []>(
+  options?: Options<T, H, X>,
+): Runtime<TreeServices<T> | HookServices<H> | ExtensionServices<X>>
+export function make<const T extends ToolTree = {}, H extends Hooks = Hooks, const X extends Extensions = []>(
+  options: Options<T, H, X> = {},
+): Runtime<TreeServices<T> | HookServices<H> | ExtensionServices<X>> {
   return makeWith(options, {})
 }
 
@@ -119,12 +137,13 @@ export interface InternalOptions {
 }
 
 /** `make`, with internal knobs (bench/snapshot.ts stops programs halfway with small slices). */
-export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks>(
-  options: Options<T, H>,
+export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks, const X extends Extensions = []>(
+  options: Options<T, H, X>,
   internal: InternalOptions,
-): Runtime<TreeServices<T> | HookServices<H>> => {
+): Runtime<TreeServices<T> | HookServices<H> | ExtensionServices<X>> => {
   const limits = validateLimits(options.limits)
   validateHooks(options.hooks)
+  const extensions = validateExtensions(options.extensions)
   if (options.engine !== undefined && options.engine !== "legacy" && options.engine !== "vm") {
     throw new TypeError(`engine must be "legacy" or "vm", got ${JSON.stringify(options.engine)}`)
   }
@@ -140,6 +159,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks>
     const ctx: VmContext = {
       index,
       hooks,
+      extensions,
       limits,
       toolAt: (expression) => byExpression.get(expression),
       registry: (registry ??= makeRegistry(hostClasses)),
@@ -159,7 +179,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks>
       program: entryPoints.program,
       resume: entryPoints.resume,
     }
-    return runtime as VmRuntime<TreeServices<T> | HookServices<H>>
+    return runtime as VmRuntime<TreeServices<T> | HookServices<H> | ExtensionServices<X>>
   }
 
   const dispatch = (path: string, input: Value, key: string): Effect.Effect<CallOutcome, never, unknown> => {
@@ -182,8 +202,10 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks>
         // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
         realm.host = { ...realm.host, now: () => clock.currentTimeMillisUnsafe() }
         const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
+        const run = new ExtensionRun(extensions, hooks)
         installTools({ realm, index, ledger })
         installSearch(realm, index, ledger)
+        installModules(realm, installExtensions(realm, run, ledger))
         installBindings(realm, values)
         let interpreter: Interpreter
         try {
@@ -193,12 +215,19 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks>
           const message = `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`
           return Effect.succeed(fail(diagnostic("ExecutionFailure", message), emptyParts))
         }
-        return runLoop({ realm, engine: interpreter, limits, ledger, dispatch: (call, key) => dispatch(call.path, call.args[0], key) })
+        return runLoop({
+          realm,
+          engine: interpreter,
+          limits,
+          ledger,
+          extensions: run,
+          dispatch: (call, key) => run.take(call.callId) ?? dispatch(call.path, call.args[0], key),
+        })
       })
     })
 
   return {
-    execute: execute as Runtime<TreeServices<T> | HookServices<H>>["execute"],
+    execute: execute as Runtime<TreeServices<T> | HookServices<H> | ExtensionServices<X>>["execute"],
     catalog: () => catalog,
   }
 }
@@ -209,19 +238,59 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks>
  * @since 0.1.0
  * @category constructors
  */
-export const execute = <const T extends ToolTree = {}, H extends Hooks = Hooks>(
-  options: ExecuteOptions<T, H>,
-): Effect.Effect<Result, never, TreeServices<T> | HookServices<H>> => make<T, H>(options).execute(options.code, options.bindings)
+export const execute = <const T extends ToolTree = {}, H extends Hooks = Hooks, const X extends Extensions = []>(
+  options: ExecuteOptions<T, H, X>,
+): Effect.Effect<Result, never, TreeServices<T> | HookServices<H> | ExtensionServices<X>> => make<T, H, X>(options).execute(options.code, options.bindings)
 
 const validateHooks = (hooks: Hooks | undefined): void => {
   if (hooks === undefined) return
   if (typeof hooks !== "object" || hooks === null) throw new TypeError("hooks must be an object")
-  const tool = hooks.tool
-  if (tool === undefined) return
-  if (typeof tool !== "object" || tool === null) throw new TypeError("hooks.tool must be an object")
-  for (const name of ["before", "after"] as const) {
-    if (tool[name] !== undefined && typeof tool[name] !== "function") throw new TypeError(`hooks.tool.${name} must be a function`)
+  for (const kind of ["tool", "extension"] as const) {
+    const pair = hooks[kind]
+    if (pair === undefined) continue
+    if (typeof pair !== "object" || pair === null) throw new TypeError(`hooks.${kind} must be an object`)
+    for (const name of ["before", "after"] as const) {
+      if (pair[name] !== undefined && typeof pair[name] !== "function") throw new TypeError(`hooks.${kind}.${name} must be a function`)
+    }
   }
+}
+
+/** The globals every realm has before extensions add theirs (the host's own included), computed once. */
+let builtinGlobals: ReadonlySet<string> | undefined
+
+const globalsOfAFreshRealm = (): ReadonlySet<string> => {
+  if (builtinGlobals !== undefined) return builtinGlobals
+  const realm = createRealm()
+  installModules(realm)
+  const names = new Set<string>(["tools", "search"])
+  for (const key of realm.globalObject.OwnPropertyKeys()) if (typeof key === "string") names.add(key)
+  return (builtinGlobals = names)
+}
+
+/** Extensions with distinct names, whose globals shadow no built-in and no other extension's (TypeError). */
+const validateExtensions = (extensions: Extensions | undefined): ReadonlyArray<Extension<unknown>> => {
+  if (extensions === undefined) return []
+  if (!Array.isArray(extensions)) throw new TypeError("extensions must be an array of Extension.make(...) values")
+  const names = new Set<string>()
+  const owners = new Map<string, string>()
+  for (const extension of extensions) {
+    if (!isExtension(extension)) throw new TypeError("extensions must be an array of Extension.make(...) values")
+    if (names.has(extension.name)) throw new TypeError(`Two extensions are named ${extension.name}`)
+    names.add(extension.name)
+    for (const global of Object.keys(extension.globals)) {
+      if (globalsOfAFreshRealm().has(global)) throw new TypeError(`Extension ${extension.name}: the global ${global} would shadow a built-in`)
+      const owner = owners.get(global)
+      if (owner !== undefined) throw new TypeError(`Extension ${extension.name}: the global ${global} would shadow the one of extension ${owner}`)
+      owners.set(global, extension.name)
+      try {
+        toWire({ extension: extension.name, valueId: 0, prefix: global, holdsFunctions: false }, extension.globals[global], [global])
+      } catch (e) {
+        if (e instanceof DataError) throw new TypeError(`Extension ${extension.name}: the global ${global} cannot be installed: ${e.message}`)
+        throw e
+      }
+    }
+  }
+  return extensions
 }
 
 const emptyParts = { logs: [], warnings: [], toolCalls: [], truncated: false }

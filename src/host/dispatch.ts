@@ -28,6 +28,9 @@ export type CallOutcome =
   | { readonly ok: false; readonly failure: HostFailure }
   /** The call interrupted itself: interruption propagates to the run. */
   | { readonly ok: "interrupted" }
+  /** An extension function returned (`value`) or threw (`thrown`) this, in wire form (extension-values.ts). */
+  | { readonly ok: "returned"; readonly value: DataValue }
+  | { readonly ok: "threw"; readonly value: DataValue }
 
 /** A failed step: the failure to report, and the error `after` is told about. */
 class Failed {

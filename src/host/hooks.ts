@@ -17,6 +17,14 @@
  * - Hooks may return an Effect (its requirements join the runtime's environment), a Promise or nothing.
  * - Calls that never reach the host — `search`, an unknown tool, input that cannot be copied or decoded, a call
  *   over `maxToolCalls` — fire no hook.
+ * - `extension.before(call)` and `extension.after(call, outcome)` surround every call of an extension's function
+ *   (sandbox-extensions.ts), with `{ extension, name, args }`: the extension's name, the function's path (`fetch`,
+ *   `fs.promises.readFile`, `fetch().text` for a function inside what `fetch` returned) and the arguments as the
+ *   function receives them (host copies). A failing `before` denies the call: the function is never called, and
+ *   the call fails as it would — an asynchronous function's promise rejects, a synchronous one throws. A
+ *   `ToolError`'s message reaches the program; any other failure reads "<name> was denied". `after` receives how
+ *   the call ended, and an `after` that fails makes the call fail ("<name> failed"). The hooks of a synchronous
+ *   call run synchronously: one that does not complete at once (a Promise, an asynchronous Effect) fails the call.
  */
 import type { ServicesOf } from "./tool.ts"
 
@@ -47,6 +55,21 @@ export type ToolHookOutcome =
   | { readonly _tag: "interrupted" }
 
 /**
+ * What an extension hook learns about a call.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ExtensionHookCall {
+  /** The extension's name. */
+  readonly extension: string
+  /** The function's path: `fetch`, `fs.promises.readFile`, `fetch().text`. */
+  readonly name: string
+  /** The arguments, as the function receives them. */
+  readonly args: ReadonlyArray<unknown>
+}
+
+/**
  * The `hooks` option.
  *
  * @since 0.1.0
@@ -57,11 +80,18 @@ export interface Hooks {
     readonly before?: (call: ToolHookCall) => unknown
     readonly after?: (call: ToolHookCall, outcome: ToolHookOutcome) => unknown
   }
+  readonly extension?: {
+    readonly before?: (call: ExtensionHookCall) => unknown
+    readonly after?: (call: ExtensionHookCall, outcome: ToolHookOutcome) => unknown
+  }
 }
 
-/** The services the hooks' Effects require. */
-export type HookServices<H> = H extends { readonly tool?: infer T }
-  ? T extends { readonly before?: infer B; readonly after?: infer A }
-    ? (B extends (...args: any) => infer Ret ? ServicesOf<Ret> : never) | (A extends (...args: any) => infer Ret ? ServicesOf<Ret> : never)
-    : never
+/** The services the Effects of one kind of hooks (`tool`, `extension`) require. */
+type PairServices<T> = T extends { readonly before?: infer B; readonly after?: infer A }
+  ? (B extends (...args: any) => infer Ret ? ServicesOf<Ret> : never) | (A extends (...args: any) => infer Ret ? ServicesOf<Ret> : never)
   : never
+
+/** The services the hooks' Effects require. */
+export type HookServices<H> =
+  | (H extends { readonly tool?: infer T } ? PairServices<T> : never)
+  | (H extends { readonly extension?: infer X } ? PairServices<X> : never)

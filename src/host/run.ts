@@ -10,23 +10,24 @@
  * result until it stopped); the loop interrupts them itself on every way out, interruption of the run included.
  * A call that interrupts itself interrupts the run: interruption propagates without becoming a diagnostic.
  */
-import { Clock, Effect, Fiber, Option, Queue } from "effect"
+import { Clock, Context, Effect, Fiber, Option, Queue } from "effect"
 import { Termination } from "../runtime/completion.ts"
 import type { EngineStatus } from "../runtime/engine.ts"
 import { NativeFunction } from "../runtime/function-object.ts"
 import { ErrorObject } from "../runtime/errors.ts"
 import { JSObject } from "../runtime/object.ts"
-import { FulfillPromise, RejectPromise, type PromiseObject } from "../runtime/promise.ts"
+import type { PromiseObject } from "../runtime/promise.ts"
 import type { HostCallRequest, Realm } from "../runtime/realm.ts"
 import { SymbolValue, type Value } from "../runtime/value.ts"
-import { DataError, fromData, toData } from "./data.ts"
+import { DataError, toData } from "./data.ts"
 import { diagnostic, type Diagnostic } from "./diagnostic.ts"
 import type { CallOutcome } from "./dispatch.ts"
-import { hostDiagnosticOf, toSandboxError } from "./host-failure.ts"
+import { hostDiagnosticOf } from "./host-failure.ts"
 import type { CallLedger } from "./ledger.ts"
 import type { Limits } from "./limits.ts"
 import { retainOutput, retainWarnings } from "./output-budget.ts"
 import { fail, succeed, type Result } from "./result.ts"
+import { settleCall, type ExtensionRun } from "./sandbox-extensions.ts"
 
 /** Steps per slice: small enough to notice a timeout or an interruption within a millisecond or so. */
 export const SLICE_STEPS = 20_000
@@ -49,6 +50,8 @@ export interface RunContext<R> {
   readonly limits: Limits
   /** The run's admitted calls (tools and search), filled in by the sandbox functions as the program calls them. */
   readonly ledger: CallLedger
+  /** The run's extensions: their synchronous calls run with this fiber's services. */
+  readonly extensions: ExtensionRun
   /** Runs one host call; the Effect never fails (failures are outcomes). */
   readonly dispatch: (call: HostCallRequest, key: string) => Effect.Effect<CallOutcome, never, R>
 }
@@ -71,6 +74,7 @@ export const runLoop = <R>(ctx: RunContext<R>): Effect.Effect<Result, never, R> 
     const deliveries = yield* Queue.unbounded<Delivery>()
     const started = yield* Clock.currentTimeMillis
     const deadline = limits.timeoutMs === undefined ? undefined : started + limits.timeoutMs
+    ctx.extensions.services = (yield* Effect.context<never>()) as Context.Context<unknown>
     if (deadline !== undefined && "interruptCheck" in engine) {
       const clock = yield* Clock.clockWith(Effect.succeed)
       engine.interruptCheck = () => {
@@ -83,9 +87,7 @@ export const runLoop = <R>(ctx: RunContext<R>): Effect.Effect<Result, never, R> 
       const promise = d.call.capability.promise as PromiseObject
       const { outcome } = d
       if (outcome.ok === "interrupted") return { ok: "interrupted" }
-      if (promise.state !== "pending") return undefined
-      if (outcome.ok) FulfillPromise(realm, promise, fromData(realm, outcome.value))
-      else RejectPromise(realm, promise, toSandboxError(realm, outcome.failure, ctx.ledger.locations.get(d.call.callId)))
+      settleCall(realm, ctx.extensions, promise, outcome, ctx.ledger.locations.get(d.call.callId))
       return undefined
     }
 

@@ -3,7 +3,8 @@
  * id and source, the limits it was started with and the active time it has used, the calls it has admitted
  * (`toolCalls` and where each was made), the calls not yet settled with their state — `queued` (to start on
  * resume), `started` (a durable call, with its JSON data: `wait` is called again on resume) or `settled` (its
- * outcome is in the inbox) — and the inbox itself. Plain JSON, checked field by field when a state is resumed.
+ * outcome is in the inbox) — and the inbox itself, and the host values of extensions kept by their `snapshot`
+ * hooks. Plain JSON, checked field by field when a state is resumed.
  */
 import { arr, int, lit, mismatch, nat, num, opt, or, rec, str, tuple, type Shape } from "../snapshot/shape.ts"
 import type { DataValue } from "./data.ts"
@@ -26,6 +27,11 @@ export interface SavedRun {
   readonly activeMs: number
   /** Names of the extensions whose `snapshot` hooks saved values in this state. */
   readonly extensions: ReadonlyArray<string>
+  /**
+   * [callId, extension, data]: what `snapshot.encode` made of the value call `callId` returned, in the wire form of
+   * plain data (host/extension-values.ts); `decode` gets it back on resume.
+   */
+  readonly extensionValues: ReadonlyArray<readonly [number, string, DataValue]>
   readonly toolCalls: ReadonlyArray<ToolCall>
   /** [callId, line, column] of each admitted call. */
   readonly locations: ReadonlyArray<readonly [number, number, number]>
@@ -58,7 +64,12 @@ const failure = rec({
   data: opt(data),
 })
 
-const outcome = or(rec({ ok: lit(true), value: opt(data) }), rec({ ok: lit(false), failure }), rec({ ok: lit("interrupted") }))
+const outcome = or(
+  rec({ ok: lit(true), value: opt(data) }),
+  rec({ ok: lit(false), failure }),
+  rec({ ok: lit("interrupted") }),
+  rec({ ok: lit("returned", "threw"), value: data }),
+)
 
 export const savedRunShape: Shape = rec({
   runId: str,
@@ -69,6 +80,7 @@ export const savedRunShape: Shape = rec({
     if (!((v as number) >= 0) || !Number.isFinite(v)) mismatch(`${w}: not a duration`)
   },
   extensions: arr(str),
+  extensionValues: arr(tuple(nat, str, data)),
   toolCalls: arr(rec({ path: str, key: str })),
   locations: arr(tuple(nat, int, int)),
   calls: arr(rec({ callId: nat, state: lit("queued", "started", "settled", "running"), data: opt(data) })),

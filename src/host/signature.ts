@@ -147,7 +147,27 @@ const inferType = (schema: JsonSchema): string =>
 
 const literal = (v: unknown): string => (v === undefined ? "undefined" : JSON.stringify(v) ?? "unknown")
 
-const parenthesize = (t: string): string => (/[|&]/.test(t) && !/^[[{]/.test(t) ? `(${t})` : t)
+const parenthesize = (t: string): string => (hasTopLevelOperator(t) ? `(${t})` : t)
+
+/**
+ * Whether a rendered type is a union or intersection at its top level (`{ a: 1 } | { b: 2 }`, but not
+ * `{ a: 1 | 2 }`): brackets, string literals and JSDoc comments are skipped over.
+ */
+const hasTopLevelOperator = (t: string): boolean => {
+  let depth = 0
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i]
+    if (c === '"') {
+      for (i++; i < t.length && t[i] !== '"'; i++) if (t[i] === "\\") i++
+    } else if (c === "/" && t[i + 1] === "*") {
+      const end = t.indexOf("*/", i + 2)
+      i = end === -1 ? t.length : end + 1
+    } else if (c === "{" || c === "[" || c === "(" || c === "<") depth++
+    else if (c === "}" || c === "]" || c === ")" || c === ">") depth--
+    else if (depth === 0 && (c === "|" || c === "&")) return true
+  }
+  return false
+}
 
 /** The constraint keywords shown as JSDoc tags, in this order. */
 const TAGS = [

@@ -114,11 +114,20 @@ const callEffect = (ctx: VmContext, entry: CallEntry): Effect.Effect<CallOutcome
   return dispatchTool(tool, ctx.hooks, input, entry.key, { skipAfter })
 }
 
-/** Forks the call; its outcome arrives on `events`. */
-export const startCall = (ctx: VmContext, entry: CallEntry, events: Queue.Queue<LoopEvent>): Effect.Effect<void, never, unknown> =>
+/**
+ * Forks the call; its outcome arrives on `events`. `extension` is the work of an extension's asynchronous call
+ * (sandbox-extensions.ts): it runs as it is, and blocks a suspend until it settles.
+ */
+export const startCall = (
+  ctx: VmContext,
+  entry: CallEntry,
+  events: Queue.Queue<LoopEvent>,
+  extension?: Effect.Effect<CallOutcome, never, unknown>,
+): Effect.Effect<void, never, unknown> =>
   Effect.gen(function* () {
+    if (extension !== undefined) entry.state = "running"
     const fiber = yield* Effect.forkDetach(
-      callEffect(ctx, entry).pipe(
+      (extension ?? callEffect(ctx, entry)).pipe(
         Effect.flatMap((outcome) => Queue.offer(events, { _tag: "outcome", callId: entry.callId, outcome } satisfies OutcomeEvent)),
         Effect.asVoid,
       ),
@@ -127,7 +136,7 @@ export const startCall = (ctx: VmContext, entry: CallEntry, events: Queue.Queue<
     entry.fiber = fiber
   })
 
-/** The calls a suspend must refuse to interrupt: plain tools running, durable tools still in `start`. */
+/** The calls a suspend must refuse to interrupt: plain tools and extension calls running, durable tools in `start`. */
 export const blockingCalls = (entries: Iterable<CallEntry>): BlockingCall[] => {
   const out: BlockingCall[] = []
   for (const e of entries) {

@@ -23,7 +23,7 @@ import { diagnostic } from "./diagnostic.ts"
 import { fail, type Result } from "./result.ts"
 import type { SuspendError } from "./suspend-error.ts"
 import type { LoopEvent } from "./vm-calls.ts"
-import { runSession, type Outcome, type SuspendOptions, type SuspendRequest } from "./vm-run.ts"
+import { runSession, type Outcome, type RunObserver, type SuspendOptions, type SuspendRequest } from "./vm-run.ts"
 import { newSession, restoreSession, type Session, type VmContext } from "./vm-session.ts"
 
 /**
@@ -37,6 +37,11 @@ export interface Program<R = never> {
   readonly run: () => Effect.Effect<Outcome, SnapshotError, R>
   /** Saves the run's state and stops it at once; `run()` returns the same Suspended. */
   readonly suspend: (options?: SuspendOptions) => Effect.Effect<Outcome, SuspendError>
+  /**
+   * Non-spec: the state a suspend would save now (refused for the same reasons), while the run goes on — a
+   * checkpoint a host keeps to resume the run elsewhere if this process dies. After the run ended, its outcome.
+   */
+  readonly checkpoint: () => Effect.Effect<Outcome, SuspendError>
 }
 
 const emptyParts = { logs: [], warnings: [], toolCalls: [], truncated: false }
@@ -52,10 +57,12 @@ class ProgramImpl implements Program<unknown> {
   private readonly events = Effect.runSync(Queue.unbounded<LoopEvent>())
   private readonly ctx: VmContext
   private readonly open: Opener
+  private readonly observer: RunObserver | undefined
 
-  constructor(ctx: VmContext, open: Opener) {
+  constructor(ctx: VmContext, open: Opener, observer: RunObserver | undefined) {
     this.ctx = ctx
     this.open = open
+    this.observer = observer
   }
 
   readonly run = (): Effect.Effect<Outcome, SnapshotError, unknown> =>
@@ -75,7 +82,7 @@ class ProgramImpl implements Program<unknown> {
             // A compiler bug must end this run with a diagnostic, never escape as a defect of the caller's fiber.
             return Effect.succeed(fail(diagnostic("ExecutionFailure", `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`), emptyParts))
           }
-          return "ok" in opened ? Effect.succeed<Outcome>(opened) : runSession(this.ctx, opened, this.events, this.requests)
+          return "ok" in opened ? Effect.succeed<Outcome>(opened) : runSession(this.ctx, opened, this.events, this.requests, this.observer)
         }),
       ).pipe(Effect.onExit((exit) => Effect.sync(() => this.ended(exit))))
     })
@@ -87,18 +94,23 @@ class ProgramImpl implements Program<unknown> {
     for (const r of this.requests.splice(0)) Deferred.doneUnsafe(r.reply, this.outcome === undefined ? Exit.interrupt() : Exit.succeed(this.outcome))
   }
 
-  readonly suspend = (options?: SuspendOptions): Effect.Effect<Outcome, SuspendError> =>
-    Deferred.await(this.started).pipe(
+  readonly suspend = (options?: SuspendOptions): Effect.Effect<Outcome, SuspendError> => this.request(options, false)
+
+  readonly checkpoint = (): Effect.Effect<Outcome, SuspendError> => this.request(undefined, true)
+
+  private request(options: SuspendOptions | undefined, checkpoint: boolean): Effect.Effect<Outcome, SuspendError> {
+    return Deferred.await(this.started).pipe(
       Effect.flatMap(() =>
         Effect.suspend(() => {
           if (this.state === "ended") return this.outcome === undefined ? Effect.interrupt : Effect.succeed(this.outcome)
           const reply = Deferred.makeUnsafe<Outcome, SuspendError>()
-          this.requests.push({ options, reply })
+          this.requests.push({ options, checkpoint, reply })
           Queue.offerUnsafe(this.events, { _tag: "wake" })
           return Deferred.await(reply)
         }),
       ),
     )
+  }
 }
 
 /**
@@ -108,10 +120,13 @@ class ProgramImpl implements Program<unknown> {
  * @category models
  */
 export interface VmEntryPoints<R = never> {
-  /** A program of `code`, with `bindings` as globals; keys are `<runId>:<callId>` (a UUID when `runId` is omitted). */
-  readonly program: (code: string, bindings?: Bindings, options?: { readonly runId?: string }) => Program<R>
+  /**
+   * A program of `code`, with `bindings` as globals; keys are `<runId>:<callId>` (a UUID when `runId` is omitted).
+   * `onLog` (non-spec) observes the run as it goes (`RunObserver`).
+   */
+  readonly program: (code: string, bindings?: Bindings, options?: { readonly runId?: string } & RunObserver) => Program<R>
   /** A program continuing a saved state (a Snapshot, or its bytes); checked when it runs. */
-  readonly resume: (state: Uint8Array | import("../snapshot/format.ts").Snapshot) => Program<R>
+  readonly resume: (state: Uint8Array | import("../snapshot/format.ts").Snapshot, options?: RunObserver) => Program<R>
 }
 
 export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
@@ -126,9 +141,9 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
         return fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts)
       }
       return newSession(ctx, checked.program, runId, values, now)
-    })
+    }, options)
   },
-  resume: (state) =>
+  resume: (state, options) =>
     new ProgramImpl(ctx, (now) => {
       try {
         return restoreSession(ctx, state instanceof Uint8Array ? fromBytes(state) : state, now).session
@@ -137,5 +152,5 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
         if (e instanceof SnapshotError) throw e
         throw new SnapshotError(`the snapshot cannot be restored: ${e instanceof Error ? e.message : String(e)}`)
       }
-    }),
+    }, options),
 })

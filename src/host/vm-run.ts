@@ -14,15 +14,14 @@
  * - Round-trip mode (CODEMODE_ROUNDTRIP=1): at every new host call and every few steps, the session is saved to
  *   bytes and restored into a fresh realm, and the run continues there, its calls' fibers living on.
  */
-import { Clock, Deferred, Effect, Exit, Fiber, Option, Queue } from "effect"
+import { Clock, Context, Deferred, Effect, Exit, Fiber, Option, Queue } from "effect"
 import { Termination } from "../runtime/completion.ts"
-import { FulfillPromise, RejectPromise, type PromiseObject } from "../runtime/promise.ts"
+import type { PromiseObject } from "../runtime/promise.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { fromBytes, toBytes, type Snapshot } from "../snapshot/format.ts"
 import { liveNativeFrame } from "../vm/state.ts"
-import { fromData } from "./data.ts"
 import { diagnostic } from "./diagnostic.ts"
-import { toSandboxError } from "./host-failure.ts"
+import { settleCall } from "./sandbox-extensions.ts"
 import type { Result } from "./result.ts"
 import {
   describeHostError,
@@ -70,7 +69,15 @@ export interface SuspendOptions {
 
 export interface SuspendRequest {
   readonly options: SuspendOptions | undefined
+  /** A checkpoint (`program.checkpoint`): the state is saved as a suspend would save it, and the run goes on. */
+  readonly checkpoint: boolean
   readonly reply: Deferred.Deferred<Outcome, SuspendError>
+}
+
+/** What a host watching a run learns as it happens (non-spec, for services that stream a run's progress). */
+export interface RunObserver {
+  /** Every line the program logs, as soon as the slice that logged it ends (they are also in the Result). */
+  readonly onLog?: (line: string) => void
 }
 
 /** Steps per slice while a suspend waits for a point without native frames. */
@@ -90,9 +97,11 @@ export const runSession = (
   s: Session,
   events: Queue.Queue<LoopEvent>,
   requests: Array<SuspendRequest>,
+  observer: RunObserver | undefined,
 ): Effect.Effect<Outcome, never, unknown> =>
   Effect.gen(function* () {
     const clock = yield* Clock.clockWith(Effect.succeed)
+    s.extensions.services = (yield* Effect.context<never>()) as Context.Context<unknown>
     const now = () => clock.currentTimeMillisUnsafe()
     const startedAt = now()
     const limits = s.limits
@@ -102,6 +111,20 @@ export const runSession = (
     let tripGap = 1
     let tripMs = 0
     let sliceMs = 0
+    // Lines logged before this incarnation of the run were reported by the one that logged them.
+    let logsSeen = s.realm.logs.length
+    const onLog = observer?.onLog
+    const reportLogs = (): void => {
+      if (onLog === undefined) return
+      const logs = s.realm.logs
+      while (logsSeen < logs.length) {
+        try {
+          onLog(logs[logsSeen++]!)
+        } catch {
+          // An observer that fails must not end the run it watches; the line is still in the Result.
+        }
+      }
+    }
 
     /** Moves every outcome that arrived into the inbox (a settled call no longer blocks a suspend). */
     const absorb = (event: LoopEvent | undefined): void => {
@@ -122,10 +145,7 @@ export const runSession = (
         s.calls.delete(callId)
         if (entry === undefined) continue
         if (outcome.ok === "interrupted") return { ok: "interrupted" }
-        const promise = entry.request.capability.promise as PromiseObject
-        if (promise.state !== "pending") continue
-        if (outcome.ok) FulfillPromise(s.realm, promise, fromData(s.realm, outcome.value))
-        else RejectPromise(s.realm, promise, toSandboxError(s.realm, outcome.failure, s.ledger.locations.get(callId)))
+        settleCall(s.realm, s.extensions, entry.request.capability.promise as PromiseObject, outcome, s.ledger.locations.get(callId))
       }
       return undefined
     }
@@ -134,14 +154,14 @@ export const runSession = (
       while (s.realm.hostCalls.length > 0) {
         const entry = newEntry(s.realm.hostCalls.shift()!, s.runId, "queued")
         s.calls.set(entry.callId, entry)
-        yield* startCall(ctx, entry, events)
+        yield* startCall(ctx, entry, events, s.extensions.take(entry.callId))
       }
     })
 
     /** Round-trip mode: the run continues in a realm restored from its own saved bytes. */
     const roundtrip = (): void => {
       const saved = captureSession(ctx, s, activeMs(), false)
-      const { session: next } = restoreSession(ctx, fromBytes(toBytes(saved)), now, true)
+      const { session: next } = restoreSession(ctx, fromBytes(toBytes(saved)), now, true, s.extensions)
       for (const [id, entry] of s.calls) entry.request = next.calls.get(id)!.request
       s.realm = next.realm
       s.vm = next.vm
@@ -174,7 +194,9 @@ export const runSession = (
           refuse(r, new SuspendError("TooLarge", `The run's state is ${size} bytes, more than maxBytes (${max})`))
           return false
         })
-        if (accepted.length === 0) return undefined
+        const checkpoints = accepted.filter((r) => r.checkpoint)
+        for (const r of checkpoints) Deferred.doneUnsafe(r.reply, Exit.succeed({ ok: "suspended", state }))
+        if (checkpoints.length === accepted.length) return undefined
         // Committed: detach what may outlive the run and interrupt it, without `tool.after` and without `cancel`.
         const fibers: Array<Fiber.Fiber<void>> = []
         for (const entry of s.calls.values()) {
@@ -184,7 +206,7 @@ export const runSession = (
         }
         yield* Fiber.interruptAll(fibers)
         const suspended: Suspended = { ok: "suspended", state }
-        for (const r of accepted) Deferred.doneUnsafe(r.reply, Exit.succeed(suspended))
+        for (const r of accepted) if (!r.checkpoint) Deferred.doneUnsafe(r.reply, Exit.succeed(suspended))
         return suspended
       })
 
@@ -207,6 +229,7 @@ export const runSession = (
           if (e instanceof Termination) return end(e.reason.kind === "TimeoutExceeded" ? timeoutDiagnostic(limits) : terminationDiagnostic(e))
           return end(`Internal error: ${describeHostError(e)}`)
         }
+        reportLogs()
         if (ctx.roundtrip && (status.kind === "yielded" || status.kind === "idle") && !liveNativeFrame(s.vm)) {
           const t = performance.now()
           sliceMs += t - sliceStart

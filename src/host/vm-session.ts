@@ -22,12 +22,17 @@ import { arr, check, inst, rec } from "../snapshot/shape.ts"
 import { callable, nat, str, value } from "../snapshot/value-shapes.ts"
 import { Vm, type VmProgram } from "../vm/index.ts"
 import { installBindings } from "./bindings.ts"
-import type { DataValue } from "./data.ts"
+import { DataError, type DataValue } from "./data.ts"
+import type { Extension } from "./extension.ts"
+import { plainToWire, wireToPlain } from "./extension-values.ts"
 import type { CallOutcome } from "./dispatch.ts"
 import type { Hooks } from "./hooks.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
 import { installTools, type ToolsHost } from "./sandbox-tools.ts"
+import { installModules } from "./modules.ts"
+import { ExtensionRun, installExtensions } from "./sandbox-extensions.ts"
+import type { HostContext } from "./snapshot-classes.ts"
 import { savedRunShape, type SavedCall, type SavedRun } from "./saved-run.ts"
 import { installSearch } from "./search-global.ts"
 import type { ToolEntry, ToolIndex } from "./tree.ts"
@@ -36,6 +41,7 @@ import type { ToolEntry, ToolIndex } from "./tree.ts"
 export interface VmContext {
   readonly index: ToolIndex
   readonly hooks: Hooks | undefined
+  readonly extensions: ReadonlyArray<Extension<unknown>>
   readonly limits: Limits
   /** The tool a call's path (`tools.orders.lookup`) names. */
   readonly toolAt: (expression: string) => ToolEntry | undefined
@@ -80,22 +86,33 @@ export interface Session {
   realm: Realm
   vm: Vm
   ledger: CallLedger
+  /** The run's extensions: host values they returned, calls not yet started. Lives on across round trips. */
+  readonly extensions: ExtensionRun
   readonly calls: Map<number, CallEntry>
   readonly inbox: Array<{ readonly callId: number; readonly outcome: CallOutcome }>
   /** Active time used by earlier incarnations of the run. */
   readonly activeMs: number
 }
 
-/** A realm as every VM run gets it: built-ins, the host's globals, and names for all of them. */
-export const prepareRealm = (ctx: VmContext, ledger: CallLedger, now: (() => number) | undefined): { realm: Realm; toolsHost: ToolsHost } => {
+/**
+ * A realm as every VM run gets it: built-ins, the host's globals, and names for all of them. `extensions` is the
+ * run's side of its extensions when it already has one (a round trip keeps it).
+ */
+export const prepareRealm = (
+  ctx: VmContext,
+  ledger: CallLedger,
+  now: (() => number) | undefined,
+  extensions: ExtensionRun = new ExtensionRun(ctx.extensions ?? [], ctx.hooks),
+): { realm: Realm; toolsHost: ToolsHost; extensions: ExtensionRun } => {
   const realm = createRealm()
   // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
   if (now !== undefined) realm.host = { ...realm.host, now }
   const toolsHost: ToolsHost = { realm, index: ctx.index, ledger }
   installTools(toolsHost)
   installSearch(realm, ctx.index, ledger)
+  installModules(realm, installExtensions(realm, extensions, ledger))
   nameReachable(realm)
-  return { realm, toolsHost }
+  return { realm, toolsHost, extensions }
 }
 
 export const newEntry = (request: HostCallRequest, runId: string, state: CallState): CallEntry => ({
@@ -118,10 +135,10 @@ export const newSession = (
   now: () => number,
 ): Session => {
   const ledger = new CallLedger(runId, ctx.limits.maxToolCalls)
-  const { realm } = prepareRealm(ctx, ledger, now)
+  const { realm, extensions } = prepareRealm(ctx, ledger, now)
   installBindings(realm, bindings)
   const vm = new Vm(realm, program)
-  return { runId, source: program.source, program, limits: ctx.limits, realm, vm, ledger, calls: new Map(), inbox: [], activeMs: 0 }
+  return { runId, source: program.source, program, limits: ctx.limits, realm, vm, ledger, extensions, calls: new Map(), inbox: [], activeMs: 0 }
 }
 
 /** The saved state of a call: an idempotent call in flight is saved as queued (it runs again on resume). */
@@ -145,12 +162,15 @@ const savedState = (e: CallEntry): SavedCall["state"] => {
  */
 export const captureSession = (ctx: VmContext, s: Session, activeMs: number, forSuspend: boolean): Snapshot => {
   const entries = [...s.calls.values()]
+  // A round trip keeps the extensions' host values alive, as it keeps the calls' fibers.
+  const kept = forSuspend ? encodeExtensionValues(s.extensions) : { extensions: [], values: [] }
   const run: SavedRun = {
     runId: s.runId,
     source: s.source,
     limits: { ...s.limits },
     activeMs,
-    extensions: [],
+    extensions: kept.extensions,
+    extensionValues: kept.values,
     toolCalls: [...s.ledger.toolCalls],
     locations: [...s.ledger.locations].map(([id, loc]) => [id, loc.line, loc.column] as const),
     calls: entries.map((e) => ({
@@ -164,6 +184,61 @@ export const captureSession = (ctx: VmContext, s: Session, activeMs: number, for
   return { format: FORMAT_VERSION, build: buildId(), run, heap }
 }
 
+/**
+ * The host values extension calls returned, as their extensions' `snapshot.encode` makes them plain data. A value
+ * of an extension without hooks is left out: its functions throw a TypeError after the resume. A hook that throws
+ * or gives something else than JSON values and Uint8Arrays makes the state unsavable (SnapshotError).
+ */
+const encodeExtensionValues = (run: ExtensionRun): { extensions: string[]; values: Array<readonly [number, string, DataValue]> } => {
+  const names = new Set<string>()
+  const values: Array<readonly [number, string, DataValue]> = []
+  for (const [id, { extension, value }] of run.values) {
+    const hooks = run.byName.get(extension)?.snapshot
+    if (hooks === undefined) continue
+    let data: unknown
+    try {
+      data = hooks.encode(value)
+    } catch (e) {
+      throw new SnapshotError(`extension ${extension}: snapshot.encode failed: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    try {
+      values.push([id, extension, plainToWire(data)])
+    } catch (e) {
+      if (!(e instanceof DataError)) throw e
+      throw new SnapshotError(`extension ${extension}: snapshot.encode returned data that is not plain: ${e.message}`)
+    }
+    names.add(extension)
+  }
+  return { extensions: [...names].sort(), values }
+}
+
+/** The saved values back, through their extensions' `snapshot.decode` (SnapshotError when that is not possible). */
+const decodeExtensionValues = (run: ExtensionRun, saved: SavedRun, lastCallId: number): void => {
+  for (const name of saved.extensions) {
+    if (run.byName.get(name)?.snapshot === undefined) {
+      throw new SnapshotError(`the snapshot needs extensions this runtime lacks: ${name}, with snapshot hooks to decode the values it saved`)
+    }
+  }
+  for (const [id, extension, data] of saved.extensionValues) {
+    const hooks = saved.extensions.includes(extension) ? run.byName.get(extension)?.snapshot : undefined
+    if (hooks === undefined || id < 1 || id > lastCallId || run.values.has(id)) throw new SnapshotError(`the snapshot's value ${id} of extension ${extension} is stray`)
+    let plain: unknown
+    try {
+      plain = wireToPlain(data)
+    } catch (e) {
+      if (!(e instanceof DataError)) throw e
+      throw new SnapshotError(`the snapshot's value ${id} of extension ${extension} is malformed: ${e.message}`)
+    }
+    let value: unknown
+    try {
+      value = hooks.decode(plain)
+    } catch (e) {
+      throw new SnapshotError(`extension ${extension}: snapshot.decode failed: ${e instanceof Error ? e.message : String(e)}`)
+    }
+    run.values.set(id, { extension, value })
+  }
+}
+
 const hostRoot = rec({
   calls: arr(rec({ callId: nat, path: str, args: arr(value), capability: rec({ promise: inst("PromiseObject"), resolve: callable, reject: callable }) })),
 })
@@ -172,14 +247,19 @@ const hostRoot = rec({
  * A session continuing `snapshot`, in a fresh realm of this runtime. Everything is checked; anything wrong is a
  * SnapshotError. `running` calls are accepted only for a round trip (`allowRunning`), whose fibers live on.
  */
-export const restoreSession = (ctx: VmContext, input: unknown, now: () => number, allowRunning = false): { session: Session; saved: SavedRun } => {
+export const restoreSession = (
+  ctx: VmContext,
+  input: unknown,
+  now: () => number,
+  allowRunning = false,
+  live?: ExtensionRun,
+): { session: Session; saved: SavedRun } => {
   const snapshot = checkEnvelope(input)
   if (snapshot.build !== buildId()) {
     throw new SnapshotError(`the snapshot was saved by another build of codemode (${snapshot.build}; this is ${buildId()})`)
   }
   check(savedRunShape, snapshot.run, "run", ctx.registry.checker())
   const saved = snapshot.run as SavedRun
-  if (saved.extensions.length > 0) throw new SnapshotError(`the snapshot needs extensions this runtime lacks: ${saved.extensions.join(", ")}`)
   let limits: Limits
   try {
     limits = validateLimits(saved.limits)
@@ -197,8 +277,10 @@ export const restoreSession = (ctx: VmContext, input: unknown, now: () => number
   const ledger = new CallLedger(saved.runId, limits.maxToolCalls)
   for (const c of saved.toolCalls) ledger.toolCalls.push(c)
   for (const [id, line, column] of saved.locations) ledger.locations.set(id, { line, column })
-  const { realm, toolsHost } = prepareRealm(ctx, ledger, now)
-  const engine = decodeEngine(ctx.registry, snapshot.heap, realm, checked.program, compiled, hostRoot, toolsHost)
+  const { realm, toolsHost, extensions } = prepareRealm(ctx, ledger, now, live)
+  const hostContext: HostContext = { tools: toolsHost, extensions }
+  const engine = decodeEngine(ctx.registry, snapshot.heap, realm, checked.program, compiled, hostRoot, hostContext)
+  if (live === undefined) decodeExtensionValues(extensions, saved, realm.lastCallId)
   const requests = (engine.host as { calls: ReadonlyArray<HostCallRequest> }).calls
   const byId = new Map(requests.map((r) => [r.callId, r]))
   if (byId.size !== requests.length || byId.size !== saved.calls.length) throw new SnapshotError("the snapshot's calls do not match")
@@ -227,6 +309,7 @@ export const restoreSession = (ctx: VmContext, input: unknown, now: () => number
     realm,
     vm: engine.vm,
     ledger,
+    extensions,
     calls,
     inbox: [...saved.inbox],
     activeMs: saved.activeMs,

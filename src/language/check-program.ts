@@ -9,7 +9,7 @@ import type { ESTree } from "meriyah"
 import { firstProblem, parseError, type FrontEndDiagnostic, type Problem } from "./diagnostics.ts"
 import { findEarlyError } from "./early-errors.ts"
 import { makeLineMap, type LineMap, type SourceLocation } from "./line-map.ts"
-import { parseBody, type BodyParse } from "./parse-body.ts"
+import { desugarModules, parseProgramBody, type ProgramBodyParse } from "./modules.ts"
 import { stripTypes } from "./typescript.ts"
 import { findUnsupportedSyntax } from "./unsupported.ts"
 
@@ -34,11 +34,11 @@ export function checkProgram(source: string): CheckResult {
   const lines = makeLineMap(text)
   const failure = (problem: Problem): CheckResult => ({ ok: false, diagnostic: toDiagnostic(problem, lines) })
 
-  const javascript = parseBody(text)
-  let parsed: Extract<BodyParse, { ok: true }>
+  const javascript = parseProgramBody(text)
+  let parsed: Extract<ProgramBodyParse, { ok: true }>
   let code = text
   if (javascript.ok) {
-    if (javascript.body.length === 0) return failure(parseError("Source is empty"))
+    if (javascript.body.length === 0 && javascript.imports.length === 0) return failure(parseError("Source is empty"))
     parsed = javascript
   } else {
     const stripped = stripTypes(text)
@@ -50,7 +50,7 @@ export function checkProgram(source: string): CheckResult {
     }
     // The stripper accepted the source as TypeScript, so the JavaScript error was about types; what the stripped
     // text gets wrong is the real problem.
-    const typescript = parseBody(stripped.code)
+    const typescript = parseProgramBody(stripped.code)
     if (!typescript.ok) return failure(typescript.problem)
     parsed = typescript
     code = stripped.code
@@ -64,6 +64,7 @@ export function checkProgram(source: string): CheckResult {
     problem = parseError("Source is nested too deeply to parse")
   }
   if (problem !== undefined) return failure(problem)
+  desugarModules(parsed.body, parsed.imports)
 
   const end = lines.locate(code.length)
   const ast: ESTree.Program = {

@@ -8,7 +8,9 @@
  * JavaScript parse stopped.
  *
  * The stripper parses a module, where top-level `return` is an error, so a program is tried bare first (that keeps
- * `import type`, which only a module allows) and then inside the async-function wrapper (that allows `return`).
+ * `import type`, which only a module allows) and then inside the async-function wrapper (that allows `return`). A
+ * program with both import declarations and a top-level `return` fits neither: it is tried bare once more with every
+ * `return` keyword written as `;` and spaces, which the stripper leaves alone and which are put back afterwards.
  */
 import { stripTypeScriptTypes } from "node:module"
 import { unsupported, type Problem } from "./diagnostics.ts"
@@ -31,8 +33,22 @@ export function stripTypes(source: string): Stripped {
     return code.length === source.length ? { ok: true, code } : { ok: false }
   }
   if ("unsupported" in wrapped) return { ok: false, problem: describeUnsupported(wrapped.unsupported, source) }
+  const returns = [...maskNonCode(source).matchAll(RETURN_KEYWORD)].map((m) => m.index)
+  if (returns.length > 0) {
+    let hidden = source
+    for (const at of returns) hidden = hidden.slice(0, at) + ";     " + hidden.slice(at + 6)
+    const modular = attempt(hidden)
+    if ("code" in modular && modular.code.length === source.length) {
+      let code = modular.code
+      for (const at of returns) code = code.slice(0, at) + "return" + code.slice(at + 6)
+      return { ok: true, code }
+    }
+  }
   return { ok: false }
 }
+
+/** `return` as a keyword: not a property name (`o.return`, `{ return: 1 }`) nor part of a longer name. */
+const RETURN_KEYWORD = /(?<![.\p{ID_Continue}$])return(?![\p{ID_Continue}$]|\s*[:?])/gu
 
 function attempt(text: string): Attempt {
   try {

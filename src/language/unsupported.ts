@@ -3,9 +3,9 @@
  * position of the node's start. Two groups: constructs the language leaves out by design (`with`, `debugger`), and
  * proposals meriyah's `next` option parses but V8 does not run (decorators, `accessor` fields, `import.source()` /
  * `import.defer()`), so they are named here instead of failing as a bare "Unexpected token". Module syntax
- * (`import`/`export` declarations, `import.meta`) never parses in a script and is named in parse-body.ts.
- * Dynamic `import()` is refused until extensions (host globals by module name) exist. Run-time refusals (direct
- * `eval`, `new Function`) are not decided here.
+ * (`export` declarations, `import.meta`) never parses in a script and is named in parse-body.ts; import
+ * declarations and `import()` load host globals (modules.ts), but not `import.source()` / `import.defer()`.
+ * Run-time refusals (direct `eval`, `new Function`) are not decided here.
  */
 import { unsupported, type Problem } from "./diagnostics.ts"
 import { forEachNode, type Node } from "./walk.ts"
@@ -33,8 +33,7 @@ function unsupportedMessage(node: Node): string | undefined {
     case "AccessorProperty":
       return "`accessor` class fields are not supported"
     case "ImportExpression":
-      // Dynamic import resolves host globals only with extensions, which this build does not have yet.
-      return node.phase == null ? "dynamic `import()` is not supported" : `\`import.${node.phase}()\` is not supported`
+      return node.phase == null ? undefined : `\`import.${node.phase}()\` is not supported`
     default:
       return undefined
   }

@@ -4,6 +4,7 @@
  * alone in round-trip mode).
  */
 import { CodeMode } from "../../src/index.ts"
+import type { Extensions } from "../../src/host/codemode.ts"
 import type { Hooks } from "../../src/host/hooks.ts"
 import type { ToolTree } from "../../src/host/tree.ts"
 import { engines, type Engine } from "../engines.ts"
@@ -14,5 +15,5 @@ export type EngineName = Engine
 
 export const makeFor =
   (engine: EngineName) =>
-  <const T extends ToolTree = {}, H extends Hooks = Hooks>(options: CodeMode.Options<T, H> = {}) =>
-    CodeMode.make<T, H>({ ...options, engine })
+  <const T extends ToolTree = {}, H extends Hooks = Hooks, const X extends Extensions = []>(options: CodeMode.Options<T, H, X> = {}) =>
+    CodeMode.make<T, H, X>({ ...options, engine })

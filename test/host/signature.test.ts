@@ -144,6 +144,14 @@ describe("signature", () => {
     )
     expect(renderType({ type: "string", nullable: true })).toBe("string | null")
     expect(renderType({ type: "array", items: { anyOf: [{ type: "string" }, { type: "number" }] } })).toBe("(string | number)[]")
+    const a = { type: "object", properties: { a: { enum: ["x", "y"] } }, required: ["a"] }
+    const b = { type: "object", properties: { b: { type: "string", description: 'has " and { and |' } } }
+    expect(renderType({ type: "array", items: { oneOf: [a, { type: "object", properties: { b: { type: "number" } } }] } })).toBe(
+      '({ a: "x" | "y" } | { b?: number })[]',
+    )
+    expect(renderType({ type: "array", items: { allOf: [a, { type: "object" }] } })).toBe('({ a: "x" | "y" } & Record<string, unknown>)[]')
+    expect(renderType({ type: "array", items: b })).toBe('{\n  /** has " and { and | */\n  b?: string\n}[]')
+    expect(renderType({ type: "array", items: a })).toBe('{ a: "x" | "y" }[]')
   })
 
   it("resolves $ref and stops at recursion", () => {

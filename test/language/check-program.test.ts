@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import type { ESTree } from "meriyah"
 import { checkProgram } from "../../src/language/index.ts"
 import { forEachNode } from "../../src/language/walk.ts"
 
@@ -153,12 +154,42 @@ describe("program body", () => {
     expect(diagnose("new Function('return 1')")).toBe("ok")
   })
 
-  it("refuses dynamic import until extensions exist, at the import's position", () => {
-    expect(diagnose("const m = await import('fs')")).toMatchObject({
+  it("turns dynamic import into a call of the hidden import hook, and refuses import phases", () => {
+    const body = program("const m = await import('fs', { with: {} })").ast.body
+    const call = ((body[0] as ESTree.VariableDeclaration).declarations[0]!.init as ESTree.AwaitExpression).argument as ESTree.CallExpression
+    expect(call.type).toBe("CallExpression")
+    expect(call.callee).toMatchObject({ type: "Identifier", name: "%import()%", start: 16 })
+    expect(call.arguments.map((a) => a.type)).toEqual(["Literal", "ObjectExpression"])
+    expect(diagnose("const m = await import.source('fs')")).toMatchObject({
       kind: "UnsupportedSyntax",
-      message: "dynamic `import()` is not supported",
+      message: "`import.source()` is not supported",
       location: { line: 1, column: 17 },
     })
+  })
+
+  it("hoists import declarations as const declarations calling the hidden import hook, and makes the program strict", () => {
+    const checked = program("x = 1\nimport a, { b as c, 'd-e' as f } from 'node:m'\nimport * as ns from 'n'")
+    expect(checked.strict).toBe(true)
+    const [first, second, third] = checked.ast.body as ESTree.VariableDeclaration[]
+    expect(first).toMatchObject({ type: "VariableDeclaration", kind: "const", start: 6 })
+    expect(first!.declarations[0]!.id).toMatchObject({
+      type: "ObjectPattern",
+      properties: [
+        { key: { name: "default" }, value: { name: "a" } },
+        { key: { name: "b" }, value: { name: "c" } },
+        { key: { value: "d-e" }, value: { name: "f" } },
+      ],
+    })
+    expect(first!.declarations[0]!.init).toMatchObject({
+      callee: { name: "%import%" },
+      arguments: [{ value: "node:m" }, { elements: [{ value: "default" }, { value: "b" }, { value: "d-e" }] }],
+    })
+    expect(second!.declarations[0]).toMatchObject({ id: { name: "ns" }, init: { callee: { name: "%import%" }, arguments: [{ value: "n" }, { elements: [] }] } })
+    expect(third).toMatchObject({ type: "ExpressionStatement" })
+    expect(diagnose("import a from 'm'\nwith (a) {}")).toMatchObject({ kind: "ParseError" })
+    expect(diagnose("import a from 'm'\nlet q = 010")).toMatchObject({ kind: "ParseError", location: { line: 2, column: 9 } })
+    expect(diagnose("import a from 'm'\nlet a = 1")).toMatchObject({ kind: "ParseError", message: "Duplicate binding 'a'", location: { line: 2, column: 5 } })
+    expect(diagnose("import a from 'm'\nimport { b as a } from 'n'")).toMatchObject({ kind: "ParseError", message: "Duplicate binding 'a'", location: { line: 2, column: 15 } })
   })
 
   it("accepts a hashbang line", () => {

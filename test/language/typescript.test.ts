@@ -87,14 +87,14 @@ describe("TypeScript", () => {
         "message": "new.target expression is not allowed here",
       }
     `)
-    expect(diagnose(`${TYPED_PRELUDE}\nimport { readFile } from "node:fs"`)).toMatchInlineSnapshot(`
+    expect(diagnose(`${TYPED_PRELUDE}\nimport { type Id as Key, readFile } from "node:fs"\n  debugger`)).toMatchInlineSnapshot(`
       {
         "kind": "UnsupportedSyntax",
         "location": {
-          "column": 1,
-          "line": 7,
+          "column": 3,
+          "line": 8,
         },
-        "message": "\`import\` declarations are not supported",
+        "message": "\`debugger\` statements are not supported",
       }
     `)
     expect(diagnose(`${TYPED_PRELUDE}\nexport const answer: number = 42`)).toMatchInlineSnapshot(`
@@ -133,6 +133,13 @@ describe("TypeScript", () => {
 
   it("allows import type alongside code that needs the module form", () => {
     expect(diagnose("import type { Order } from './types'\nconst o: Order = await get()\no")).toBe("ok")
+  })
+
+  it("strips a program with import declarations and a top-level return", () => {
+    const source = 'import { readFile, type Options } from "node:fs"\nconst o: Options = { return: 1 }\nif (o.return) return readFile(o as any)\nreturn null'
+    expect(diagnose(source)).toBe("ok")
+    const checked = checkProgram(source)
+    expect(checked.ok && checked.program.source.split("\n").slice(1)).toEqual(["const o          = { return: 1 }", "if (o.return) return readFile(o       )", "return null"])
   })
 
   it("rejects enums, namespaces, parameter properties and other non-erasable syntax", () => {

@@ -33,65 +33,45 @@ describe("UnsupportedSyntax", () => {
     `)
   })
 
-  it("import declarations, in every form, at the `import` keyword", () => {
-    expect(diagnose("import x from 'y'")).toMatchInlineSnapshot(`
-      {
-        "kind": "UnsupportedSyntax",
-        "location": {
-          "column": 1,
-          "line": 1,
-        },
-        "message": "\`import\` declarations are not supported",
-      }
-    `)
-    expect(diagnose("const a = 1\n  import { b } from 'c'")).toMatchInlineSnapshot(`
-      {
-        "kind": "UnsupportedSyntax",
-        "location": {
-          "column": 3,
-          "line": 2,
-        },
-        "message": "\`import\` declarations are not supported",
-      }
-    `)
-    expect(diagnose("import * as ns from 'y'")).toMatchInlineSnapshot(`
-      {
-        "kind": "UnsupportedSyntax",
-        "location": {
-          "column": 1,
-          "line": 1,
-        },
-        "message": "\`import\` declarations are not supported",
-      }
-    `)
-    expect(diagnose("import 'side-effect'")).toMatchInlineSnapshot(`
-      {
-        "kind": "UnsupportedSyntax",
-        "location": {
-          "column": 1,
-          "line": 1,
-        },
-        "message": "\`import\` declarations are not supported",
-      }
-    `)
-    expect(diagnose("import /* comment */ x from 'y'")).toMatchInlineSnapshot(`
-      {
-        "kind": "UnsupportedSyntax",
-        "location": {
-          "column": 1,
-          "line": 1,
-        },
-        "message": "\`import\` declarations are not supported",
-      }
-    `)
+  it("import declarations in every form are programs (language/modules.ts), but not inside a block or with a phase or attributes", () => {
+    for (const source of [
+      "import x from 'y'",
+      "const a = 1\n  import { b } from 'c'",
+      "import * as ns from 'y'",
+      "import 'side-effect'",
+      "import /* comment */ x from 'y'",
+      "import d, * as ns from 'y'; import { 'x-y' as z, default as w } from \"node:y\"",
+    ]) {
+      expect(diagnose(source)).toBe("ok")
+    }
     expect(diagnose("{ import x from 'y' }")).toMatchInlineSnapshot(`
       {
-        "kind": "UnsupportedSyntax",
+        "kind": "ParseError",
         "location": {
           "column": 3,
           "line": 1,
         },
-        "message": "\`import\` declarations are not supported",
+        "message": "An import declaration may only appear at the top level of a program",
+      }
+    `)
+    expect(diagnose("import source x from 'y'")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 1,
+          "line": 1,
+        },
+        "message": "\`import source\` declarations are not supported",
+      }
+    `)
+    expect(diagnose("import x from 'y' with { type: 'json' }")).toMatchInlineSnapshot(`
+      {
+        "kind": "UnsupportedSyntax",
+        "location": {
+          "column": 26,
+          "line": 1,
+        },
+        "message": "import attributes are not supported",
       }
     `)
   })

@@ -12,7 +12,7 @@ import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
-import { CodeMode, Tool } from "../../src/index.ts"
+import { CodeMode, Extension, Tool } from "../../src/index.ts"
 import { hostClasses } from "../../src/host/snapshot-classes.ts"
 import { CallLedger } from "../../src/host/ledger.ts"
 import { buildIndex } from "../../src/host/tree.ts"
@@ -60,7 +60,8 @@ describe("the heap registry", () => {
 describe("names of built-ins", () => {
   const lookup = Tool.make({ description: "Look up", input: {}, execute: () => Effect.void })
   const index = buildIndex({ orders: { lookup }, "odd-name": { "x.y": lookup } })
-  const ctx = { index } as unknown as VmContext
+  const node = Extension.make({ name: "node", globals: { fs: { readFile: async () => "", promises: { stat: async () => ({}) }, when: new Date(0) }, fetch: async () => "" } })
+  const ctx = { index, extensions: [node] } as unknown as VmContext
   const prepare = (): Realm => prepareRealm(ctx, new CallLedger("r", undefined), undefined).realm
 
   it("every object a fresh realm holds has a name", () => {
@@ -89,6 +90,7 @@ describe("names of built-ins", () => {
     expect([...a.intrinsics.keys()]).toEqual([...b.intrinsics.keys()])
     for (const [name, o] of a.intrinsics) expect(Object.getPrototypeOf(b.intrinsics.get(name)), name).toBe(Object.getPrototypeOf(o))
     expect(a.intrinsics.has('%codemode.tools["odd-name","x","y"]%')).toBe(true)
+    expect(a.intrinsics.has('%codemode.module["fs/promises"]%')).toBe(true)
   })
 
   it("a program can keep any built-in in a variable across a suspend", async () => {

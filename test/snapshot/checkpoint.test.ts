@@ -1,0 +1,94 @@
+/**
+ * The VM's two non-spec hooks for hosts that keep runs alive across process crashes: `program.checkpoint()` (the
+ * state a suspend would save, while the run goes on) and the `onLog` observer (each logged line as it happens).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Schema } from "effect"
+import { CodeMode, Tool } from "../../src/index.ts"
+
+const settle = Effect.gen(function* () {
+  for (let i = 0; i < 20; i++) yield* Effect.yieldNow
+})
+
+const N = Schema.Struct({ n: Schema.Number })
+
+describe("checkpoint", () => {
+  it.effect("saves the state without stopping the run; resuming it elsewhere repeats the idempotent call in flight", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      const seen: Array<string> = []
+      const fetchN = Tool.make({
+        description: "an idempotent read",
+        input: N,
+        output: Schema.Number,
+        execute: Tool.idempotent(({ n }, { key }) => Effect.sync(() => seen.push(key)).pipe(Effect.andThen(Deferred.await(gate)), Effect.as(n * 10))),
+      })
+      const runtime = CodeMode.make({ tools: { fetchN }, engine: "vm" })
+      const program = runtime.program(`console.log("before"); const a = await tools.fetchN({ n: 4 }); return a + 1`, undefined, { runId: "cp" })
+      const fiber = yield* Effect.forkChild(program.run())
+      yield* settle
+      const saved = yield* program.checkpoint()
+      assert.strictEqual(saved.ok, "suspended")
+      // The run goes on and ends as if nothing happened.
+      yield* Deferred.succeed(gate, undefined)
+      const outcome = yield* Fiber.join(fiber)
+      assert.deepStrictEqual(outcome.ok === true && outcome.value, 41)
+      // The checkpoint, resumed in a fresh runtime, runs the call again with the same key.
+      const state = CodeMode.toBytes((saved as CodeMode.Suspended).state)
+      const again = yield* CodeMode.make({ tools: { fetchN }, engine: "vm" }).resume(CodeMode.fromBytes(state)).run()
+      assert.deepStrictEqual(again.ok === true && again.value, 41)
+      assert.deepStrictEqual(again.ok === true && again.logs, ["before"])
+      assert.deepStrictEqual(seen, ["cp:1", "cp:1"])
+    }))
+
+  it.effect("is refused while a plain call runs, naming it, and the run goes on", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      const plain = Tool.make({ description: "plain", input: N, output: Schema.Number, execute: ({ n }) => Deferred.await(gate).pipe(Effect.as(n)) })
+      const program = CodeMode.make({ tools: { plain }, engine: "vm" }).program(`return await tools.plain({ n: 2 })`, undefined, { runId: "p" })
+      const fiber = yield* Effect.forkChild(program.run())
+      yield* settle
+      const refused = yield* Effect.flip(program.checkpoint())
+      assert.strictEqual(refused.reason, "Blocked")
+      assert.deepStrictEqual(refused.calls, [{ key: "p:1", path: "tools.plain" }])
+      yield* Deferred.succeed(gate, undefined)
+      const outcome = yield* Fiber.join(fiber)
+      assert.deepStrictEqual(outcome.ok === true && outcome.value, 2)
+      // After the end, a checkpoint gives the outcome.
+      assert.deepStrictEqual(yield* program.checkpoint(), outcome)
+    }))
+})
+
+describe("onLog", () => {
+  it.effect("reports each line once, as the run logs it, and not again after a resume", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      const wait = Tool.make({ description: "wait", input: {}, execute: Tool.idempotent(() => Deferred.await(gate)) })
+      const lines: Array<string> = []
+      const runtime = CodeMode.make({ tools: { wait }, engine: "vm" })
+      const program = runtime.program(`console.log("one", 1); await tools.wait({}); console.log("two"); return 0`, undefined, {
+        onLog: (line) => lines.push(line),
+      })
+      const fiber = yield* Effect.forkChild(program.run())
+      yield* settle
+      assert.deepStrictEqual(lines, ["one 1"])
+      const suspended = yield* program.suspend()
+      yield* Fiber.join(fiber)
+      yield* Deferred.succeed(gate, undefined)
+      const resumed = runtime.resume((suspended as CodeMode.Suspended).state, { onLog: (line) => lines.push(`resumed: ${line}`) })
+      const outcome = yield* resumed.run()
+      assert.deepStrictEqual(outcome.ok === true && outcome.logs, ["one 1", "two"])
+      assert.deepStrictEqual(lines, ["one 1", "resumed: two"])
+    }))
+
+  it.effect("an observer that throws does not end the run", () =>
+    Effect.gen(function* () {
+      const program = CodeMode.make({ engine: "vm" }).program(`console.log("x"); 5`, undefined, {
+        onLog: () => {
+          throw new Error("observer broke")
+        },
+      })
+      const outcome = yield* program.run()
+      assert.deepStrictEqual(outcome.ok === true && outcome.value, 5)
+    }))
+})
