@@ -185,6 +185,14 @@ export const CallOutcome = Schema.Struct({
 }).annotate({ identifier: "CallOutcome" })
 export type CallOutcome = typeof CallOutcome.Type
 
+/** The answer to a heartbeat: the call's state (`settled` when it has already ended, e.g. timed out). */
+export const CallHeartbeat = Schema.Struct({
+  key: Schema.String,
+  runId: Schema.String,
+  state: Schema.Literals(["running", "started", "settled", "queued"]),
+}).annotate({ identifier: "CallHeartbeat" })
+export type CallHeartbeat = typeof CallHeartbeat.Type
+
 export const RunPage = Schema.Struct({
   runs: Schema.Array(Run),
   nextCursor: Schema.optionalKey(Schema.String),
@@ -229,9 +237,18 @@ export const RegisterTool = Schema.Struct({
   output: Schema.optionalKey(JsonSchema),
   url: HttpUrl,
   mode: ToolMode,
-  timeoutMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600_000 }))),
+  /**
+   * Plain and idempotent tools: how long the webhook may take to answer (at most 10 minutes). Durable tools: how long
+   * the job may take from `start` to its completion (at most 7 days) before the call fails.
+   */
+  timeoutMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 604_800_000 }))),
+  /** Durable tools only: the call fails when its job sends no heartbeat for this long. */
+  heartbeatTimeoutMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 86_400_000 }))),
 })
 export type RegisterTool = typeof RegisterTool.Type
+
+/** The longest answer time of a plain or idempotent webhook. */
+export const MAX_WEBHOOK_TIMEOUT_MS = 600_000
 
 /** The answer to a registration: the Standard Webhooks secret every call to the tool is signed with. */
 export const RegisteredTool = Schema.Struct({ path: Schema.String, secret: Schema.String })
@@ -245,6 +262,7 @@ export const CatalogTool = Schema.Struct({
   url: Schema.String,
   mode: ToolMode,
   timeoutMs: Schema.optionalKey(Schema.Int),
+  heartbeatTimeoutMs: Schema.optionalKey(Schema.Int),
 })
 export type CatalogTool = typeof CatalogTool.Type
 
@@ -368,6 +386,14 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       OpenApi.Description,
       "Completes a started durable call (any replica); completing again answers the stored outcome.",
     ),
+    HttpApiEndpoint.post("heartbeat", "/v1/calls/:key/heartbeat", {
+      params: { key: Schema.String },
+      success: CallHeartbeat,
+      error: v1Errors,
+    }).annotate(
+      OpenApi.Description,
+      "Tells the service a started durable call's job is alive (tools registered with heartbeatTimeoutMs).",
+    ),
   )
   .middleware(Idempotency)
   .middleware(Authorization)
@@ -385,6 +411,11 @@ export class CallbacksGroup extends HttpApiGroup.make("callbacks")
       OpenApi.Description,
       "Completes the durable call this capability URL was made for (no API key); again answers the stored outcome.",
     ),
+    HttpApiEndpoint.post("heartbeat", "/v1/callbacks/:token/heartbeat", {
+      params: { token: Schema.String },
+      success: CallHeartbeat,
+      error: v1Errors,
+    }).annotate(OpenApi.Description, "A heartbeat of the durable call this capability URL was made for (no API key)."),
   )
   .annotate(OpenApi.Description, "Capability callbacks of durable webhook calls") {}
 

@@ -24,6 +24,11 @@
  * |                               |                    | callback URL of durable calls (relative when unset)      |
  * | `CODEMODE_WEBHOOK_MAX_REQUEST_BYTES` | 1048576     | largest webhook request body (the call's input)          |
  * | `CODEMODE_WEBHOOK_MAX_REPLY_BYTES`   | 1048576     | largest webhook reply read (the call fails above it)     |
+ * | `CODEMODE_IDLE_SUSPEND_MS`    | 5000               | a run waiting only on started durable calls this long is |
+ * |                               |                    | suspended to the database (0: never)                     |
+ * | `CODEMODE_MAX_RECOVERIES`     | 3                  | takeovers of a run after replica deaths before it fails  |
+ * | `CODEMODE_DRAIN_MS`           | 8000               | on shutdown, how long a run's plain call may keep it from |
+ * |                               |                    | being suspended before the run is failed                 |
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -51,10 +56,15 @@ export interface ServerConfigShape {
   readonly publicUrl: string
   readonly webhookMaxRequestBytes: number
   readonly webhookMaxReplyBytes: number
+  readonly idleSuspendMs: number
+  readonly maxRecoveries: number
+  readonly drainMs: number
 }
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 const positive = (name: string, fallback: number) => Config.schema(PositiveInt, name).pipe(Config.withDefault(fallback))
+const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+const nonNegative = (name: string, fallback: number) => Config.schema(NonNegativeInt, name).pipe(Config.withDefault(fallback))
 
 const optionalSecret = (name: string) =>
   Config.option(Config.Redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value) !== "")))
@@ -77,13 +87,14 @@ export const config: Config.Config<ServerConfigShape> = Config.all({
   defaultTimeoutMs: positive("CODEMODE_DEFAULT_TIMEOUT_MS", 60_000),
   controlTimeoutMs: positive("CODEMODE_CONTROL_TIMEOUT_MS", 10_000),
   webhookTimeoutMs: positive("CODEMODE_WEBHOOK_TIMEOUT_MS", 30_000),
-  webhookRetries: Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), "CODEMODE_WEBHOOK_RETRIES").pipe(
-    Config.withDefault(3),
-  ),
+  webhookRetries: nonNegative("CODEMODE_WEBHOOK_RETRIES", 3),
   webhookAllow: Config.String("CODEMODE_WEBHOOK_ALLOW").pipe(Config.withDefault("")),
   publicUrl: Config.String("CODEMODE_PUBLIC_URL").pipe(Config.withDefault(""), Config.map((u) => u.replace(/\/+$/, ""))),
   webhookMaxRequestBytes: positive("CODEMODE_WEBHOOK_MAX_REQUEST_BYTES", 1024 * 1024),
   webhookMaxReplyBytes: positive("CODEMODE_WEBHOOK_MAX_REPLY_BYTES", 1024 * 1024),
+  idleSuspendMs: nonNegative("CODEMODE_IDLE_SUSPEND_MS", 5_000),
+  maxRecoveries: nonNegative("CODEMODE_MAX_RECOVERIES", 3),
+  drainMs: nonNegative("CODEMODE_DRAIN_MS", 8_000),
 })
 
 export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("codemode/server/ServerConfig") {

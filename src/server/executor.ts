@@ -1,35 +1,45 @@
 /**
  * `Executor`: the one port between the service and the codemode library. Everything the service needs from the
- * interpreter goes through these operations — make a program from code, tools and limits; run it; suspend it;
- * make a program from saved state — so the rest of `server/` never touches the library, and tests can drive the
- * service with a scripted executor (test/service/fake-executor.ts).
+ * interpreter goes through these operations — make a program from code, tools and limits; run it; suspend it or
+ * checkpoint it; make a program from saved state — so the rest of `server/` never touches the library, and tests
+ * can drive the service with a scripted executor (test/service/fake-executor.ts).
  *
  * Interrupting `run` interrupts the program and every call in progress (that is how a run is cancelled).
- *
- * Library status: `CodeMode.make({ engine: "vm", tools }).execute(code)` exists; `runtime.program` /
- * `program.suspend` / `runtime.resume` / `CodeMode.toBytes` (issue 5) do not yet. Until they do, a program runs to
- * its end, `suspend` is refused with `NotSuspendable` and `resume` fails with `SnapshotInvalid`; the adapter below
- * switches to them as soon as a runtime has them (see `VmRuntime`, marked `TODO(issue 5)`).
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { CodeMode } from "../index.ts"
 import type { BlockingCall, Limits, Result } from "./api.ts"
 
-/** A tool as the service hands it to the library: a JSON Schema signature and an effect that performs the call. */
-export interface ToolBinding {
+/** A tool as the service hands it to the library: a JSON Schema signature and the effects that perform the call. */
+export type ToolBinding = ToolShape &
+  (
+    | {
+        /** `idempotent` calls are interrupted on suspend and run again (same key) on resume; `plain` ones block suspend. */
+        readonly mode: "plain" | "idempotent"
+        readonly call: (input: unknown, context: { readonly key: string }) => Effect.Effect<unknown, Error>
+      }
+    | {
+        /**
+         * Work that outlives a suspended run (the library's `Tool.durable`): `start` begins it and answers JSON data,
+         * `wait` waits for its result (again after every resume), `cancel` stops it when the run really ends.
+         */
+        readonly mode: "durable"
+        readonly start: (input: unknown, context: { readonly key: string }) => Effect.Effect<unknown, Error>
+        readonly wait: (context: { readonly key: string }) => Effect.Effect<unknown, Error>
+        readonly cancel: (context: { readonly key: string }) => Effect.Effect<void>
+      }
+  )
+
+/** What the catalog needs of a tool. */
+export interface ToolShape {
   readonly path: string
   readonly description: string
   readonly input: Record<string, unknown>
   readonly output: Record<string, unknown> | undefined
-  /** `idempotent` calls are interrupted on suspend and run again (same key) on resume; `plain` ones block suspend. */
-  readonly mode: "plain" | "idempotent"
-  readonly call: (input: unknown, context: { readonly key: string }) => Effect.Effect<unknown, Error>
 }
-
-/** What the catalog needs of a tool. */
-export type ToolShape = Omit<ToolBinding, "call" | "mode">
 
 export interface NamespaceBinding {
   readonly path: string
@@ -42,6 +52,8 @@ export interface ProgramSpec {
   readonly tools: ReadonlyArray<ToolBinding>
   readonly namespaces: ReadonlyArray<NamespaceBinding>
   readonly limits: Limits
+  /** Each line the program logs, as it logs it. */
+  readonly onLog?: ((line: string) => void) | undefined
 }
 
 export interface ResumeSpec {
@@ -49,6 +61,12 @@ export interface ResumeSpec {
   readonly state: Uint8Array
   readonly tools: ReadonlyArray<ToolBinding>
   readonly namespaces: ReadonlyArray<NamespaceBinding>
+  readonly onLog?: ((line: string) => void) | undefined
+  /**
+   * The run's code and limits: when this build cannot resume the state (another build saved it, or it is damaged),
+   * the run starts again from its code instead — its tools answer the calls it already made from their record.
+   */
+  readonly replay?: { readonly code: string; readonly limits: Limits } | undefined
 }
 
 /** The run's state, saved: what `run` returns when the run was suspended. */
@@ -80,8 +98,13 @@ export class SnapshotInvalid extends Data.TaggedError("SnapshotInvalid")<{ reado
 /** A program made from code or from saved state. Nothing runs until `run`, which may be run once. */
 export interface Program {
   readonly run: Effect.Effect<Outcome>
-  /** Stops the running program at its current step and makes `run` return `Suspended` (the same value). */
-  readonly suspend: Effect.Effect<Suspended, SuspendRefused>
+  /**
+   * Stops the running program at its current step and makes `run` return `Suspended`; succeeds without effect
+   * when the run has already ended (its outcome is what `run` returns).
+   */
+  readonly suspend: Effect.Effect<void, SuspendRefused>
+  /** The state a suspend would save now, while the run goes on; undefined when the run has ended. */
+  readonly checkpoint: Effect.Effect<Uint8Array | undefined, SuspendRefused>
 }
 
 export interface CatalogEntry {
@@ -123,100 +146,80 @@ type Library = typeof import("../index.ts")
  */
 const toolTree = (library: Library, tools: ReadonlyArray<ToolBinding>, namespaces: ReadonlyArray<NamespaceBinding>) => {
   const { Namespace, Tool, ToolError } = library
+  const refusal = (e: Error) => new ToolError({ message: e.message })
   const tree: Record<string, ReturnType<typeof Tool.make> | ReturnType<typeof Namespace.make>> = {}
   for (const n of namespaces) tree[n.path] = Namespace.make({ description: n.description, tools: {} })
   for (const t of tools) {
-    const execute = (input: unknown, context: { readonly key: string }) =>
-      t.call(input, context).pipe(Effect.mapError((e) => new ToolError({ message: e.message })))
+    const execute =
+      t.mode === "durable"
+        ? // The key travels in the durable data: the library hands `cancel` the data alone.
+          Tool.durable({
+            start: (input: unknown, context: { readonly key: string }) =>
+              t.start(input, context).pipe(Effect.as({ key: context.key }), Effect.mapError(refusal)),
+            wait: (data: { readonly key: string }) => t.wait(data).pipe(Effect.mapError(refusal)),
+            cancel: (data: { readonly key: string }) => t.cancel(data),
+          })
+        : t.mode === "idempotent"
+          ? Tool.idempotent((input: unknown, context: { readonly key: string }) => t.call(input, context).pipe(Effect.mapError(refusal)))
+          : (input: unknown, context: { readonly key: string }) => t.call(input, context).pipe(Effect.mapError(refusal))
     tree[t.path] = Tool.make({
       description: t.description,
       input: t.input,
       ...(t.output === undefined ? {} : { output: t.output }),
-      execute: t.mode === "idempotent" ? Tool.idempotent(execute) : execute,
+      execute,
     })
   }
   return tree
 }
 
-/**
- * The VM runtime of issue 5 (spec "Bytecode VM and suspending/resuming a run") as this port uses it. The
- * library does not export these types yet, so they are declared here and looked for on the runtime: once
- * `runtime.program` and `runtime.resume` exist, runs suspend and resume without a change here. Until then runs go
- * through `execute`, cannot be suspended (`NotSuspendable`) and saved states cannot be resumed (`SnapshotInvalid`).
- * TODO(issue 5): replace this with the library's exported types once they exist.
- */
-interface VmProgram {
-  readonly run: () => Effect.Effect<unknown, unknown>
-  readonly suspend: () => Effect.Effect<unknown, unknown>
-}
-
-interface VmRuntime {
-  readonly program: (code: string, bindings: undefined, options: { readonly runId: string }) => VmProgram
-  readonly resume: (state: Uint8Array) => VmProgram
-}
-
-const vmRuntime = (runtime: object): VmRuntime | undefined => {
-  const r = runtime as Partial<VmRuntime>
-  return typeof r.program === "function" && typeof r.resume === "function" ? (r as VmRuntime) : undefined
-}
-
-const isSuspended = (o: unknown): o is { readonly ok: "suspended"; readonly state: unknown } =>
-  typeof o === "object" && o !== null && (o as { ok?: unknown }).ok === "suspended"
-
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
-
-/** The blocking calls a `CodeMode.SuspendError` names (`{ key, path }` each, as the spec describes it). */
-const callsOf = (e: unknown): ReadonlyArray<{ key: string; path: string }> => {
-  const calls = (e as { calls?: unknown })?.calls
-  return Array.isArray(calls)
-    ? calls.flatMap((c) => (typeof c?.key === "string" && typeof c?.path === "string" ? [{ key: c.key, path: c.path }] : []))
-    : []
-}
-
-const notSuspendable = Effect.fail(
-  new SuspendRefused({
-    reason: "NotSuspendable",
-    detail: "This server's engine cannot suspend runs yet (the VM's suspend/resume is not built)",
-    calls: [],
-  }),
-)
 
 const fromLibrary = (library: Library) => {
   const { CodeMode } = library
-  const toBytes = (state: unknown): Uint8Array => (CodeMode as unknown as { toBytes: (s: unknown) => Uint8Array }).toBytes(state)
+  const refused = (e: CodeMode.SuspendError) => new SuspendRefused({ reason: "Blocked", detail: e.message, calls: e.calls })
 
-  const adapt = (vm: VmProgram): Program => ({
+  const adapt = (vm: CodeMode.Program<never>): Program => ({
     run: vm.run().pipe(
-      Effect.map((o): Outcome => (isSuspended(o) ? { ok: "suspended", state: toBytes(o.state) } : (o as Result))),
+      // The library's Result is the API's Result (test/service/vm.test.ts runs real programs through this port).
+      Effect.map((o): Outcome => (o.ok === "suspended" ? { ok: "suspended", state: CodeMode.toBytes(o.state) } : (o as Result))),
       // A saved state that cannot be resumed here fails run() with a SnapshotError (spec): the run fails with it.
       Effect.catch((e) =>
         Effect.succeed<Outcome>({ ok: false, error: { kind: "ExecutionFailure", message: messageOf(e) }, toolCalls: [] }),
       ),
     ),
-    suspend: vm.suspend().pipe(
-      Effect.map((o): Suspended => ({ ok: "suspended", state: toBytes((o as { state: unknown }).state) })),
-      Effect.mapError((e) => new SuspendRefused({ reason: "Blocked", detail: messageOf(e), calls: callsOf(e) })),
+    suspend: vm.suspend().pipe(Effect.asVoid, Effect.mapError(refused)),
+    checkpoint: vm.checkpoint().pipe(
+      Effect.map((o) => (o.ok === "suspended" ? CodeMode.toBytes(o.state) : undefined)),
+      Effect.mapError(refused),
     ),
   })
 
   const runtimeFor = (spec: { tools: ReadonlyArray<ToolBinding>; namespaces: ReadonlyArray<NamespaceBinding> }, limits?: Limits) =>
-    CodeMode.make({ engine: "vm", ...(limits === undefined ? {} : { limits }), tools: toolTree(library, spec.tools, spec.namespaces) })
+    CodeMode.make({ engine: "vm", ...(limits === undefined ? {} : { limits }), tools: toolTree(library, spec.tools, spec.namespaces) }) as CodeMode.VmRuntime
+
+  const observer = (onLog: ((line: string) => void) | undefined) => (onLog === undefined ? {} : { onLog })
 
   const program = (spec: ProgramSpec): Effect.Effect<Program> =>
-    Effect.sync(() => {
-      const runtime = runtimeFor(spec, spec.limits)
-      const vm = vmRuntime(runtime)
-      if (vm !== undefined) return adapt(vm.program(spec.code, undefined, { runId: spec.runId }))
-      return { run: runtime.execute(spec.code) as Effect.Effect<Result>, suspend: notSuspendable }
-    })
+    Effect.sync(() => adapt(runtimeFor(spec, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...observer(spec.onLog) })))
 
-  // A resumed run keeps the limits it was saved with (spec), so none are passed here.
+  // A resumed run keeps the limits it was saved with (spec), so none are passed here. Its state is checked when it
+  // runs: a state that cannot be resumed fails the run with the SnapshotError's message, or replays the run.
   const resume = (spec: ResumeSpec): Effect.Effect<Program, SnapshotInvalid> =>
-    Effect.suspend(() => {
-      const vm = vmRuntime(runtimeFor(spec))
-      return vm === undefined
-        ? Effect.fail(new SnapshotInvalid({ detail: "This server's engine cannot resume saved runs yet" }))
-        : Effect.succeed(adapt(vm.resume(spec.state)))
+    Effect.sync(() => {
+      const resumed = runtimeFor(spec).resume(spec.state, observer(spec.onLog))
+      const replay = spec.replay
+      if (replay === undefined) return adapt(resumed)
+      let current = resumed
+      const run = resumed.run().pipe(
+        Effect.catch((e) => {
+          if (!(e instanceof CodeMode.SnapshotError)) return Effect.fail(e)
+          current = runtimeFor(spec, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...observer(spec.onLog) })
+          return Effect.logWarning(`run ${spec.runId}: its saved state cannot be resumed (${e.message}); replaying it from its code`).pipe(
+            Effect.andThen(current.run()),
+          )
+        }),
+      )
+      return adapt({ run: () => run, suspend: (o) => Effect.suspend(() => current.suspend(o)), checkpoint: () => Effect.suspend(() => current.checkpoint()) })
     })
 
   const shapes = (tools: ReadonlyArray<ToolShape>) =>

@@ -21,6 +21,7 @@ import {
   Api,
   BadRequest,
   Conflict,
+  MAX_WEBHOOK_TIMEOUT_MS,
   NotFound,
   Tenant,
   Unavailable,
@@ -125,9 +126,9 @@ const CallsHandlers = HttpApiBuilder.group(
   "calls",
   Effect.fn(function* (handlers) {
     const runs = yield* Runs
-    return handlers.handle("complete", ({ params, payload }) =>
-      handle(withTenant((tenant) => runs.complete({ tenant, key: params.key }, payload))),
-    )
+    return handlers
+      .handle("complete", ({ params, payload }) => handle(withTenant((tenant) => runs.complete({ tenant, key: params.key }, payload))))
+      .handle("heartbeat", ({ params }) => handle(withTenant((tenant) => runs.heartbeat({ tenant, key: params.key }))))
   }),
 )
 
@@ -136,7 +137,9 @@ const CallbacksHandlers = HttpApiBuilder.group(
   "callbacks",
   Effect.fn(function* (handlers) {
     const runs = yield* Runs
-    return handlers.handle("complete", ({ params, payload }) => handle(runs.complete({ token: params.token }, payload)))
+    return handlers
+      .handle("complete", ({ params, payload }) => handle(runs.complete({ token: params.token }, payload)))
+      .handle("heartbeat", ({ params }) => handle(runs.heartbeat({ token: params.token })))
   }),
 )
 
@@ -153,6 +156,7 @@ const toCatalog = (registrations: Registrations, executor: Executor["Service"]):
       url: t.url,
       mode: t.mode,
       ...(t.timeoutMs === undefined ? {} : { timeoutMs: t.timeoutMs }),
+      ...(t.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs: t.heartbeatTimeoutMs }),
     })),
     namespaces: registrations.namespaces,
   }
@@ -160,6 +164,12 @@ const toCatalog = (registrations: Registrations, executor: Executor["Service"]):
 
 /** Why a registration cannot be accepted (the engine must accept the schemas). */
 const refusal = (executor: Executor["Service"], path: string, tool: RegisterTool): BadRequest | undefined => {
+  if (tool.mode !== "durable" && tool.heartbeatTimeoutMs !== undefined) {
+    return new BadRequest(detail("InvalidTool", "heartbeatTimeoutMs applies to durable tools only"))
+  }
+  if (tool.mode !== "durable" && (tool.timeoutMs ?? 0) > MAX_WEBHOOK_TIMEOUT_MS) {
+    return new BadRequest(detail("InvalidTool", `timeoutMs of a ${tool.mode} tool is at most ${MAX_WEBHOOK_TIMEOUT_MS} ms`))
+  }
   const refused = executor.check({ path, description: tool.description, input: tool.input, output: tool.output })
   return refused === undefined ? undefined : new BadRequest(detail("InvalidTool", refused))
 }

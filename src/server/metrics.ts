@@ -34,6 +34,8 @@ export class Metrics extends Context.Service<
     /** A suspended run's state of `bytes` was saved. */
     readonly snapshot: (bytes: number) => void
     readonly resumed: () => void
+    /** A run of a replica that died was taken over by this replica. */
+    readonly recovered: () => void
     /** The exposition text, with the runs by status (`runsByStatus`) and any extra gauges. */
     readonly render: (byStatus: ReadonlyMap<string, number>, gauges?: Readonly<Record<string, number>>) => string
   }
@@ -46,6 +48,7 @@ export class Metrics extends Context.Service<
       let snapshotBytes = 0
       let snapshots = 0
       let resumes = 0
+      let recoveries = 0
 
       const render = (byStatus: ReadonlyMap<string, number>, gauges: Readonly<Record<string, number>> = {}) => {
         const out: Array<string> = []
@@ -77,6 +80,9 @@ export class Metrics extends Context.Service<
           "# HELP codemode_resumes_total Suspended runs resumed on this replica.",
           "# TYPE codemode_resumes_total counter",
           `codemode_resumes_total ${resumes}`,
+          "# HELP codemode_recoveries_total Runs of stopped replicas taken over by this replica.",
+          "# TYPE codemode_recoveries_total counter",
+          `codemode_recoveries_total ${recoveries}`,
         )
         for (const [name, value] of Object.entries(gauges)) out.push(`# TYPE ${name} gauge`, `${name} ${value}`)
         return out.join("\n") + "\n"
@@ -102,6 +108,9 @@ export class Metrics extends Context.Service<
         },
         resumed: () => {
           resumes++
+        },
+        recovered: () => {
+          recoveries++
         },
         render,
       })

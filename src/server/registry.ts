@@ -22,7 +22,10 @@ export interface ToolRow {
   readonly output: Record<string, unknown> | undefined
   readonly url: string
   readonly mode: ToolMode
+  /** Plain and idempotent tools: the webhook's answer time. Durable tools: from `start` to the completion. */
   readonly timeoutMs: number | undefined
+  /** Durable tools: the longest silence (no heartbeat) before the call fails. */
+  readonly heartbeatTimeoutMs: number | undefined
   readonly secret: string
 }
 
@@ -84,6 +87,7 @@ export class ToolRegistry extends Context.Service<
         readonly url: string
         readonly mode: ToolMode
         readonly timeout_ms: number | null
+        readonly heartbeat_timeout_ms: number | null
         readonly secret: string
       }
       const toRow = (r: Raw): ToolRow => ({
@@ -94,6 +98,7 @@ export class ToolRegistry extends Context.Service<
         url: r.url,
         mode: r.mode,
         timeoutMs: r.timeout_ms ?? undefined,
+        heartbeatTimeoutMs: r.heartbeat_timeout_ms ?? undefined,
         secret: r.secret,
       })
 
@@ -105,13 +110,15 @@ export class ToolRegistry extends Context.Service<
           LIMIT 1`
         if (clash[0] !== undefined) return yield* new ToolPathConflict({ path, existing: clash[0].path })
         const rows = yield* sql<{ secret: string }>`
-          INSERT INTO tools (tenant, path, description, input_schema, output_schema, url, mode, timeout_ms, secret)
+          INSERT INTO tools (tenant, path, description, input_schema, output_schema, url, mode, timeout_ms,
+                             heartbeat_timeout_ms, secret)
           VALUES (${tenant}, ${path}, ${tool.description}, ${pg.json(tool.input)},
                   ${tool.output === undefined ? null : pg.json(tool.output)}, ${tool.url}, ${tool.mode},
-                  ${tool.timeoutMs ?? null}, ${newSecret()})
+                  ${tool.timeoutMs ?? null}, ${tool.heartbeatTimeoutMs ?? null}, ${newSecret()})
           ON CONFLICT (tenant, path) DO UPDATE SET description = excluded.description,
             input_schema = excluded.input_schema, output_schema = excluded.output_schema, url = excluded.url,
-            mode = excluded.mode, timeout_ms = excluded.timeout_ms, updated_at = now()
+            mode = excluded.mode, timeout_ms = excluded.timeout_ms,
+            heartbeat_timeout_ms = excluded.heartbeat_timeout_ms, updated_at = now()
           RETURNING secret`
         return { path, secret: rows[0]!.secret }
       })

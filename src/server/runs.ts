@@ -10,10 +10,13 @@
  *   every notice and on a short poll until the status changes, a refusal arrives, or `controlTimeoutMs` passes.
  * - Resume is one atomic claim of a suspended row (`RunStore.claim`): of two replicas resuming at once, one wins
  *   and the other answers 409.
- * - A replica that shuts down suspends what it can and fails the rest with a clear diagnostic.
- *
- * Tool calls are webhooks (`Webhooks`); each call is recorded in `calls` (state running → settled; an idempotent
- * call interrupted by a suspend goes back to queued) so a suspended run lists its pending calls.
+ * - A run that only waits on started durable calls for `idleSuspendMs` is suspended by the service and leaves
+ *   memory; the completion that wakes it resumes it on the replica that received it (or on any replica's sweep).
+ * - The owner checkpoints a run at its call boundaries. When a replica dies, another takes its runs over once
+ *   their leases expire: it continues each from its checkpoint (or its code), replaying recorded calls from the
+ *   journal (calls.ts), or fails it when a call that cannot be repeated was in flight.
+ * - A replica that shuts down suspends what it can — other replicas continue those runs — and fails the rest
+ *   with a clear diagnostic.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -29,15 +32,17 @@ import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
-import { createHash, randomBytes } from "node:crypto"
-import type { CallCompletion, CallOutcome, CreateRun, PendingCall, Result, Run, RunEvent, RunPage, RunStatus } from "./api.ts"
+import { createHash } from "node:crypto"
+import type { CallCompletion, CallHeartbeat, CallOutcome, CreateRun, PendingCall, Result, Run, RunEvent, RunPage, RunStatus } from "./api.ts"
 import { ServerConfig } from "./config.ts"
-import { Executor, type Program, type ToolBinding, SnapshotInvalid, SuspendRefused } from "./executor.ts"
+import { makeCalls, type RunCalls } from "./calls.ts"
+import { canonical } from "./canonical.ts"
+import { Executor, type Program, SnapshotInvalid, SuspendRefused } from "./executor.ts"
 import { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
 import { hashKey } from "./keys.ts"
 import { ToolRegistry, type Registrations, type ToolRow, type UnknownToolFilter } from "./registry.ts"
-import { RunStore, type Control, type RunRow } from "./store.ts"
+import { RunStore, type CancelledCall, type Control, type RunRow, type TakenOver } from "./store.ts"
 import { Webhooks } from "./webhooks.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -98,6 +103,11 @@ export type RunsError =
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** A durable call: by key within a tenant, or by the token of its one-time callback URL. */
+export type CallWhere = { readonly tenant: string; readonly key: string } | { readonly token: string }
+
+const callWhere = (where: CallWhere) => ("token" in where ? { callbackHash: hashKey(where.token) } : where)
+
 export interface ListOptions {
   readonly status?: RunStatus | undefined
   readonly limit?: number | undefined
@@ -108,19 +118,38 @@ export interface ListOptions {
 interface Active {
   readonly id: string
   readonly tenant: string
-  readonly program: Program
+  program: Program
   /** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
   readonly done: Deferred.Deferred<RunRow | undefined>
   /** When this replica took the run (ms): lease checks ignore runs taken after a renewal began. */
   readonly since: number
   fiber: Fiber.Fiber<void> | undefined
   /** Why the run is being stopped from outside, if it is: decides what the interrupted run writes. */
-  stop: "cancel" | "lease" | "shutdown" | undefined
+  stop: "cancel" | "lease" | "shutdown" | "fault" | undefined
+  /** Why the run cannot go on (stop "fault"). */
+  fault: string | undefined
   /** The program returned and its outcome is being written. */
   finishing: boolean
   /** Control requests already acted on. */
   readonly handled: Set<string>
+  /** Who is suspending the run: a request (`manual`), the idle timer (`idle`) or a shutdown. */
+  suspending: "manual" | "idle" | "shutdown"
+  /** Calls in flight that block a suspend, and the keys of started durable calls waiting for their completion. */
+  busy: number
+  readonly waiting: Set<string>
+  /** Bumped on every change of `busy` or `waiting`: an idle timer armed before the change does nothing. */
+  generation: number
+  /** A checkpoint is being taken, and another was asked for meanwhile. */
+  checkpointing: boolean
+  checkpointAgain: boolean
+  /** Lines logged and not yet written as events, and how many were written. */
+  logs: Array<string>
+  logged: number
 }
+
+/** Logged lines of one run streamed as events at most; the rest are in its Result. */
+const MAX_LOG_EVENTS = 1000
+const LOG_FLUSH_MS = 100
 
 const failed = (kind: string, message: string): Result => ({ ok: false, error: { kind, message }, toolCalls: [] })
 
@@ -129,16 +158,9 @@ const describe = (defect: unknown): string => (defect instanceof Error ? defect.
 /** A program that fails at once: what a run becomes when the engine cannot make its program. */
 const failing = (message: string): Program => ({
   run: Effect.succeed(failed("ExecutionFailure", message)),
-  suspend: Effect.fail(new SuspendRefused({ reason: "NotSuspendable", detail: message, calls: [] })),
+  suspend: Effect.void,
+  checkpoint: Effect.succeed(undefined),
 })
-
-/** JSON with object keys sorted, so equal values give equal text. */
-const canonical = (value: unknown): string =>
-  JSON.stringify(value, (_, v: unknown) =>
-    typeof v === "object" && v !== null && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  )
 
 /** What makes two `POST /v1/runs` the same request (`wait` only changes how it is answered). */
 export const fingerprint = (request: CreateRun): string =>
@@ -179,10 +201,9 @@ export class Runs extends Context.Service<
      * Completes a started durable call — by key within the tenant, or by its one-time callback token — and wakes
      * the run waiting for it wherever it executes. Completing again answers the stored outcome.
      */
-    readonly complete: (
-      where: { readonly tenant: string; readonly key: string } | { readonly token: string },
-      completion: CallCompletion,
-    ) => Effect.Effect<CallOutcome, CallNotFound | SqlError.SqlError>
+    readonly complete: (where: CallWhere, completion: CallCompletion) => Effect.Effect<CallOutcome, CallNotFound | SqlError.SqlError>
+    /** Records that a started durable call's job is alive (its `heartbeatTimeoutMs` starts again). */
+    readonly heartbeat: (where: CallWhere) => Effect.Effect<CallHeartbeat, CallNotFound | SqlError.SqlError>
     /** Runs executing on this replica (for tests and metrics). */
     readonly activeCount: Effect.Effect<number>
     /** Stops taking runs and suspends (or fails) those executing here: the first step of a shutdown. */
@@ -221,120 +242,153 @@ export class Runs extends Context.Service<
 
       // -- executing -------------------------------------------------------------------------------------------
 
-      /** Call bookkeeping never fails a call: the webhook's answer matters more than its record. */
-      const record = (runId: string, write: Effect.Effect<void, SqlError.SqlError>) =>
-        write.pipe(
-          // Event streams of the run (on any replica) read the new events.
-          Effect.andThen(notifications.publish({ type: "events", runId })),
-          Effect.catch((e) => Effect.logWarning("could not record a tool call", e)),
-        )
+      const calls = makeCalls({ config, store, webhooks, notifications, metrics })
+      const runScope = yield* Scope.make()
+      let draining = false
+      const fork = <A, E>(effect: Effect.Effect<A, E>) => Effect.asVoid(Effect.forkIn(effect, runScope))
 
-      /** Waits until the call has settled (completed on any replica): re-read on every notice, and on a poll. */
-      const awaitOutcome = (runId: string, key: string) =>
-        Effect.scoped(
-          Effect.gen(function* () {
-            const subscription = yield* notifications.subscribe
-            const noticeFor = Effect.gen(function* () {
-              for (;;) if ((yield* PubSub.take(subscription)).runId === runId) return
-            })
-            for (;;) {
-              const call = yield* store.callOutcome(runId, key).pipe(
-                Effect.catch((e) => Effect.logWarning("could not read a durable call", e).pipe(Effect.as(undefined))),
-              )
-              if (call?.state === "settled") return call.outcome as { ok: boolean; output?: unknown; error?: { message?: string } }
-              yield* Effect.raceFirst(noticeFor, Effect.sleep(config.pollMs))
-            }
-          }),
-        )
-
-      /**
-       * A durable webhook call: `start` (with a one-time callback URL), save the reply's `data`, then wait for the
-       * completion — `POST /v1/calls/{key}/complete` or the callback, on any replica. Until runs can be suspended
-       * while they wait, the run waits here, in memory. When the run is cancelled (not on any other interruption),
-       * the tool gets `{ type: "cancel", key, data }`.
-       */
-      const durableCall = (runId: string, tool: ToolRow, key: string, input: unknown) => {
-        let accepted: { readonly data: unknown } | undefined
-        return Effect.gen(function* () {
-          const token = randomBytes(32).toString("base64url")
-          yield* record(runId, store.callStarted(runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
-          const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
-          const data = yield* webhooks.start(tool, { key, runId, input, callbackUrl }).pipe(
-            Effect.tapError((e) =>
-              Effect.sync(() => metrics.call(tool.mode, false)).pipe(
-                Effect.andThen(record(runId, store.callSettled(runId, key, { ok: false, error: { kind: "ToolFailure", message: e.message } }))),
+      /** Suspends the run once it has only waited on started durable calls for `idleSuspendMs`. */
+      const armIdle = (active: Active) =>
+        Effect.suspend(() => {
+          const generation = ++active.generation
+          if (config.idleSuspendMs === 0 || active.busy > 0 || active.waiting.size === 0 || active.stop !== undefined) return Effect.void
+          return fork(
+            Effect.sleep(config.idleSuspendMs).pipe(
+              Effect.andThen(
+                Effect.suspend(() => {
+                  if (active.generation !== generation || active.stop !== undefined || active.finishing) return Effect.void
+                  active.suspending = "idle"
+                  return active.program.suspend.pipe(
+                    Effect.catch((e) =>
+                      Effect.sync(() => void (active.suspending = "manual")).pipe(
+                        Effect.andThen(Effect.logDebug(`run ${active.id} stays in memory: ${e.message}`)),
+                      ),
+                    ),
+                  )
+                }),
               ),
             ),
           )
-          accepted = { data }
-          yield* record(runId, store.callAccepted(runId, key, data))
-          const outcome = yield* awaitOutcome(runId, key)
-          metrics.call(tool.mode, outcome.ok)
-          if (outcome.ok) return outcome.output
-          return yield* Effect.fail(new Error(`Durable tool ${tool.path} failed: ${outcome.error?.message ?? "no message"}`))
-        }).pipe(
-          Effect.onInterrupt(() =>
-            accepted !== undefined && actives.get(runId)?.stop === "cancel"
-              ? webhooks.cancel(tool, { key, data: accepted.data }).pipe(
-                  Effect.catch((e) => Effect.logWarning(`could not tell ${tool.path} that call ${key} was cancelled`, e)),
-                )
-              : Effect.void,
-          ),
-        )
-      }
+        })
 
-      const bindings = (runId: string, registrations: Registrations): ReadonlyArray<ToolBinding> =>
-        registrations.tools.map((tool) => ({
-          path: tool.path,
-          description: tool.description,
-          input: tool.input,
-          output: tool.output,
-          mode: tool.mode === "idempotent" ? "idempotent" : "plain",
-          call: (input, { key }) =>
-            tool.mode === "durable" ? durableCall(runId, tool, key, input) : record(runId, store.callStarted(runId, { key, path: tool.path, mode: tool.mode, input })).pipe(
-              Effect.andThen(webhooks.call(tool, { key, runId, input })),
-              // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
-              Effect.tap((output) =>
-                Effect.sync(() => metrics.call(tool.mode, true)).pipe(
-                  Effect.andThen(record(runId, store.callSettled(runId, key, { ok: true, output: output ?? null }))),
-                ),
-              ),
-              Effect.tapError((e) =>
-                Effect.sync(() => metrics.call(tool.mode, false)).pipe(
-                  Effect.andThen(record(runId, store.callSettled(runId, key, { ok: false, error: { kind: "ToolFailure", message: e.message } }))),
-                ),
-              ),
+      /** Saves a checkpoint of the run: one at a time, and one more when asked again meanwhile. */
+      const checkpoint = (active: Active): Effect.Effect<void> =>
+        Effect.suspend(() => {
+          if (active.checkpointing) {
+            active.checkpointAgain = true
+            return Effect.void
+          }
+          active.checkpointing = true
+          const once = Effect.gen(function* () {
+            // The call's outcome reaches the program once the tool's effect has returned: let it get there.
+            for (let attempt = 0; attempt < 3; attempt++) {
+              yield* Effect.sleep(attempt === 0 ? 0 : 20)
+              const taken = yield* Effect.exit(active.program.checkpoint)
+              if (taken._tag === "Failure") continue
+              if (taken.value !== undefined) yield* store.checkpoint(active.id, me, taken.value)
+              return
+            }
+          })
+          const loop: Effect.Effect<void> = once.pipe(
+            Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${active.id}`, e)),
+            Effect.andThen(
+              Effect.suspend(() => {
+                if (!active.checkpointAgain || active.finishing) return Effect.void
+                active.checkpointAgain = false
+                return loop
+              }),
             ),
-        }))
+          )
+          return fork(loop.pipe(Effect.ensuring(Effect.sync(() => void (active.checkpointing = false)))))
+        })
 
-      const runScope = yield* Scope.make()
+      /** Writes the lines logged since the last flush as `log` events (at most MAX_LOG_EVENTS per run). */
+      const flushLogs = (active: Active) =>
+        Effect.suspend(() => {
+          if (active.logs.length === 0) return Effect.void
+          const lines = active.logs.splice(0, Math.max(0, MAX_LOG_EVENTS - active.logged))
+          const dropped = active.logs.splice(0).length
+          const first = active.logged === 0
+          active.logged += lines.length
+          return store.appendLogs(active.id, lines, dropped > 0 && active.logged === MAX_LOG_EVENTS && (first || lines.length > 0)).pipe(
+            Effect.andThen(notifications.publish({ type: "events", runId: active.id })),
+            Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${active.id}`, e)),
+          )
+        })
 
-      /** Runs `program` for the row this replica now owns, in the background; `done` completes once it is saved. */
-      const launch = Effect.fnUntraced(function* (row: RunRow, program: Program) {
+      const tracker = (active: Active, replay: boolean): RunCalls => ({
+        runId: active.id,
+        replay,
+        busy: (delta) => Effect.suspend(() => ((active.busy += delta), armIdle(active))),
+        waiting: (key, on) => Effect.suspend(() => (on ? active.waiting.add(key) : active.waiting.delete(key), armIdle(active))),
+        boundary: checkpoint(active),
+        fault: (message) =>
+          Effect.suspend(() => {
+            active.fault ??= message
+            active.stop ??= "fault"
+            // Interrupting the run waits for this call's fiber, which is the caller: interrupt from outside it.
+            return fork(active.fiber === undefined ? Effect.void : Fiber.interrupt(active.fiber)).pipe(Effect.andThen(Effect.never))
+          }),
+        lost: () => active.stop === "lease",
+      })
+
+      /**
+       * Runs the program `make` builds for the row this replica now owns, in the background; `done` completes once
+       * its outcome is saved. `replay`: the run continues an earlier incarnation (its calls are in the journal).
+       */
+      const launch = Effect.fnUntraced(function* (
+        row: RunRow,
+        replay: boolean,
+        make: (calls: RunCalls, onLog: (line: string) => void) => Effect.Effect<Program>,
+      ) {
         const active: Active = {
           id: row.id,
           tenant: row.tenant,
-          program,
+          program: failing("The run has not started"),
           done: yield* Deferred.make<RunRow | undefined>(),
           since: yield* Clock.currentTimeMillis,
           fiber: undefined,
           stop: undefined,
+          fault: undefined,
           finishing: false,
           handled: new Set(),
+          suspending: "manual",
+          busy: 0,
+          waiting: new Set(),
+          generation: 0,
+          checkpointing: false,
+          checkpointAgain: false,
+          logs: [],
+          logged: 0,
         }
         actives.set(row.id, active)
+        active.program = yield* make(tracker(active, replay), (line) => void active.logs.push(line)).pipe(
+          Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
+        )
         let saved: RunRow | undefined
+        const logger = yield* Effect.forkIn(Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(flushLogs(active)))), runScope)
         const execute = Effect.gen(function* () {
-          const outcome = yield* program.run.pipe(
+          const outcome = yield* active.program.run.pipe(
             Effect.catchDefect((defect) =>
               Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`)),
             ),
           )
           active.finishing = true
+          yield* Fiber.interrupt(logger)
+          yield* flushLogs(active)
           // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended.
           saved = yield* Effect.uninterruptible(
             outcome.ok === "suspended"
-              ? store.suspend(row.id, me, outcome.state)
+              ? store.suspend(
+                  row.id,
+                  me,
+                  outcome.state,
+                  active.suspending === "idle"
+                    ? { waiting: [...active.waiting] }
+                    : active.suspending === "shutdown"
+                      ? { waiting: [], wake: true }
+                      : undefined,
+                )
               : store.finish(row.id, me, outcome.ok ? "succeeded" : "failed", outcome),
           )
           if (saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
@@ -342,9 +396,15 @@ export class Runs extends Context.Service<
         }).pipe(
           Effect.onInterrupt(() =>
             Effect.gen(function* () {
-              if (active.stop === "cancel") saved = (yield* store.cancel(row.tenant, row.id, { owner: me })) ?? saved
-              if (active.stop === "shutdown") {
-                const message = "The replica executing this run shut down before the run finished"
+              yield* Fiber.interrupt(logger)
+              yield* flushLogs(active)
+              if (active.stop === "cancel") {
+                const cancelled = yield* store.cancel(row.tenant, row.id, { owner: me })
+                if (cancelled !== undefined) yield* tellCancelled(row.tenant, cancelled.durable)
+                saved = cancelled?.row ?? saved
+              }
+              if (active.stop === "shutdown" || active.stop === "fault") {
+                const message = active.fault ?? "The replica executing this run shut down before the run finished"
                 saved = (yield* store.finish(row.id, me, "failed", failed("ExecutionFailure", message))) ?? saved
               }
             }),
@@ -355,6 +415,8 @@ export class Runs extends Context.Service<
               actives.delete(row.id)
               yield* Deferred.succeed(active.done, saved)
               yield* notifications.publish({ type: "changed", runId: row.id })
+              // The completion a run auto-suspended for may have come while it was being saved.
+              if (saved?.status === "suspended") yield* wakeIfDue(row.id)
             }),
           ),
           Effect.annotateLogs({ runId: row.id }),
@@ -368,6 +430,94 @@ export class Runs extends Context.Service<
         if (!wait) return yield* view(row)
         return yield* view((yield* Deferred.await(active.done)) ?? (yield* load(row.tenant, row.id)))
       })
+
+      /** Tells the tools of durable calls a cancel settled that their work is no longer wanted. */
+      const tellCancelled = (tenant: string, cancelled: ReadonlyArray<CancelledCall>) =>
+        cancelled.length === 0
+          ? Effect.void
+          : registry.resolve(tenant, null, false).pipe(
+              Effect.flatMap((registrations) =>
+                Effect.forEach(
+                  cancelled,
+                  (c) => {
+                    const tool = registrations.tools.find((t) => t.path === c.path)
+                    return tool === undefined
+                      ? Effect.logWarning(`call ${c.key} was cancelled, but its tool ${c.path} is no longer registered`)
+                      : webhooks.cancel(tool, { key: c.key, data: c.data })
+                  },
+                  { concurrency: "unbounded", discard: true },
+                ),
+              ),
+              Effect.catch((e) => Effect.logWarning("could not tell durable tools that their calls were cancelled", e)),
+            )
+
+      /** Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none. */
+      const continueRun = (row: RunRow, state: Uint8Array | undefined) =>
+        Effect.gen(function* () {
+          const registrations = yield* registry.resolve(row.tenant, row.tools, false)
+          return yield* launch(row, true, (run, onLog) => {
+            const spec = { runId: row.id, tools: calls.bindings(run, registrations), namespaces: registrations.namespaces, onLog }
+            return state === undefined
+              ? executor.program({ ...spec, code: row.code, limits: row.limits })
+              : executor.resume({ ...spec, state, replay: { code: row.code, limits: row.limits } }).pipe(
+                  Effect.catchTag("SnapshotInvalid", (e: SnapshotInvalid) =>
+                    Effect.succeed(failing(`The run's saved state cannot be resumed: ${e.message}`)),
+                  ),
+                )
+          })
+        })
+
+      /** Resumes an auto-suspended run that has been woken, when this replica wins the claim. */
+      const wakeIfDue = (id: string): Effect.Effect<void> =>
+        Effect.gen(function* () {
+          if (draining) return
+          const claimed = yield* store.claimWoken(id, me, config.leaseMs)
+          if (claimed === undefined) return
+          metrics.resumed()
+          yield* notifications.publish({ type: "changed", runId: id })
+          yield* continueRun(claimed.row, claimed.snapshot)
+        }).pipe(Effect.catch((e) => Effect.logWarning(`could not resume run ${id}`, e)))
+
+      /** A run whose replica died: continued here, or failed when that is not safe. */
+      const recover = (taken: TakenOver) =>
+        Effect.gen(function* () {
+          const { row } = taken
+          metrics.recovered()
+          yield* notifications.publish({ type: "changed", runId: row.id })
+          const fail = (message: string) =>
+            store.finish(row.id, me, "failed", failed("ExecutionFailure", message)).pipe(
+              Effect.andThen(notifications.publish({ type: "changed", runId: row.id })),
+            )
+          if (taken.attempts > config.maxRecoveries) {
+            return yield* fail(`Run ${row.id} was taken over ${taken.attempts} times after its replica stopped; it is not continued again`)
+          }
+          const unsafe = yield* store.unsafeCalls(row.id)
+          if (unsafe.length > 0) {
+            const list = unsafe.map((c) => `tools.${c.path} (${c.key})`).join(", ")
+            return yield* fail(
+              `The replica executing run ${row.id} stopped while calls that cannot be repeated safely were in progress: ${list}`,
+            )
+          }
+          yield* Effect.logInfo(`continuing run ${row.id} after its replica ${taken.previousOwner ?? "(unknown)"} stopped`)
+          yield* continueRun(row, taken.checkpoint)
+        }).pipe(Effect.catch((e) => Effect.logWarning(`could not recover run ${taken.row.id}`, e)))
+
+      // The sweep, on every replica: durable calls that went silent fail, woken runs resume, runs of dead replicas
+      // are taken over. Each step is one atomic statement, so replicas sweeping together never act twice.
+      yield* Effect.gen(function* () {
+        if (draining) return
+        for (const runId of yield* store.expireCalls) yield* notifications.publish({ type: "events", runId })
+        for (const r of yield* store.wakeable(10)) yield* wakeIfDue(r.id)
+        for (let i = 0; i < 10 && !draining; i++) {
+          const taken = yield* store.takeOver(me, config.leaseMs, [...actives.keys()])
+          if (taken === undefined) break
+          yield* recover(taken)
+        }
+      }).pipe(
+        Effect.catch((e) => Effect.logWarning("the sweep failed", e)),
+        Effect.repeat(Schedule.spaced(config.pollMs)),
+        Effect.forkScoped,
+      )
 
       // -- control on the owner --------------------------------------------------------------------------------
 
@@ -383,6 +533,7 @@ export class Runs extends Context.Service<
         if (control.reply !== undefined || active.handled.has(control.id)) return
         active.handled.add(control.id)
         if (control.action === "cancel") return yield* interrupt(active, "cancel")
+        active.suspending = "manual"
         const refused = yield* Effect.flip(active.program.suspend).pipe(Effect.option)
         if (refused._tag === "Some") {
           const e = refused.value
@@ -436,20 +587,26 @@ export class Runs extends Context.Service<
         }
       }).pipe(Effect.scoped, Effect.forkScoped)
 
-      // Shutdown: refuse new runs, suspend what can be suspended, fail the rest. `drain` is called while the
-      // socket is still open (main.ts `serve`), so requests waiting on these runs get their answer; the finalizer
-      // is the backstop when the layer closes without it.
-      let draining = false
+      // Shutdown: refuse new runs, suspend what can be suspended (saved woken: another replica continues them), fail
+      // the rest. `drain` is called while the socket is still open (main.ts `serve`), so requests waiting on these
+      // runs get their answer; the finalizer is the backstop when the layer closes without it.
       const drain = Effect.gen(function* () {
         draining = true
         yield* Effect.forEach(
           [...actives.values()],
           (active) =>
             Effect.gen(function* () {
-              const suspended = yield* Effect.exit(active.program.suspend)
+              active.suspending = "shutdown"
+              // A plain call in flight blocks the suspend: give it until the drain deadline to answer.
+              const suspended = yield* Effect.exit(
+                active.program.suspend.pipe(
+                  Effect.retry({ schedule: Schedule.spaced("100 millis"), while: (e) => e.reason === "Blocked" }),
+                  Effect.timeout(config.drainMs),
+                ),
+              )
               if (Exit.isSuccess(suspended)) yield* Deferred.await(active.done)
               else yield* interrupt(active, "shutdown")
-            }).pipe(Effect.timeout("10 seconds"), Effect.ignore),
+            }).pipe(Effect.timeout(config.drainMs + 10_000), Effect.ignore),
           { concurrency: "unbounded" },
         )
       })
@@ -498,10 +655,15 @@ export class Runs extends Context.Service<
       const suspend = Effect.fn("Runs.suspend")(function* (tenant: string, id: string) {
         for (let attempt = 0; ; attempt++) {
           const row = yield* load(tenant, id)
-          if (row.status === "suspended") return yield* view(row)
+          if (row.status === "suspended") {
+            // A run the service put to sleep stays suspended once someone asks for it: only a resume wakes it.
+            yield* store.pin(tenant, id)
+            return yield* view(row)
+          }
           if (row.status !== "running") return yield* finished(row, "suspended")
           const active = actives.get(id)
           if (active !== undefined) {
+            active.suspending = "manual"
             yield* active.program.suspend
             return yield* view((yield* Deferred.await(active.done)) ?? (yield* load(tenant, id)))
           }
@@ -529,7 +691,8 @@ export class Runs extends Context.Service<
             const cancelled = yield* store.cancel(tenant, id, "suspended")
             if (cancelled !== undefined) {
               yield* notifications.publish({ type: "changed", runId: id })
-              return yield* view(cancelled)
+              yield* tellCancelled(tenant, cancelled.durable)
+              return yield* view(cancelled.row)
             }
           } else {
             const active = actives.get(id)
@@ -538,12 +701,18 @@ export class Runs extends Context.Service<
               if (after.status === "succeeded" || after.status === "failed") return yield* finished(after, "cancelled")
               return yield* view(after)
             }
-            const orphan = row.leaseExpired ? yield* store.cancel(tenant, id, "orphaned") : undefined
-            if (orphan !== undefined) return yield* view(orphan)
+            const orphaned = Effect.gen(function* () {
+              const cancelled = yield* store.cancel(tenant, id, "orphaned")
+              if (cancelled === undefined) return undefined
+              yield* tellCancelled(tenant, cancelled.durable)
+              return yield* view(cancelled.row)
+            })
+            const orphan = row.leaseExpired ? yield* orphaned : undefined
+            if (orphan !== undefined) return orphan
             const after = yield* remoteControl(row, "cancel")
             if (after !== undefined && after.status === "running" && after.leaseExpired) {
-              const cancelled = yield* store.cancel(tenant, id, "orphaned")
-              if (cancelled !== undefined) return yield* view(cancelled)
+              const cancelled = yield* orphaned
+              if (cancelled !== undefined) return cancelled
             }
           }
           if (attempt > 3) return yield* new ControlTimeout({ id, action: "cancel" })
@@ -568,10 +737,9 @@ export class Runs extends Context.Service<
           const active = actives.get(id)
           return yield* active === undefined ? view(existing) : answer(active, existing, request.wait ?? true)
         }
-        const program = yield* executor
-          .program({ runId: id, code: request.code, tools: bindings(id, registrations), namespaces: registrations.namespaces, limits })
-          .pipe(Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))))
-        const active = yield* launch(row, program)
+        const active = yield* launch(row, false, (run, onLog) =>
+          executor.program({ runId: id, code: request.code, tools: calls.bindings(run, registrations), namespaces: registrations.namespaces, limits, onLog }),
+        )
         return yield* answer(active, row, request.wait ?? true)
       })
 
@@ -582,20 +750,10 @@ export class Runs extends Context.Service<
           const row = yield* load(tenant, id)
           return yield* new RunConflict({ id, kind: "RunNotSuspended", detail: `Run ${id} is ${row.status}, not suspended` })
         }
-        const { row } = claimed
         metrics.resumed()
         yield* notifications.publish({ type: "changed", runId: id })
-        const registrations = yield* registry.resolve(tenant, row.tools, false)
-        const program = yield* executor
-          .resume({ runId: id, state: claimed.snapshot, tools: bindings(id, registrations), namespaces: registrations.namespaces })
-          .pipe(
-            Effect.catchTag("SnapshotInvalid", (e: SnapshotInvalid) =>
-              Effect.succeed(failing(`The run's saved state cannot be resumed: ${e.message}`)),
-            ),
-            Effect.catchDefect((defect) => Effect.succeed(failing(`The run could not be resumed: ${describe(defect)}`))),
-          )
-        const active = yield* launch(row, program)
-        return yield* answer(active, row, wait)
+        const active = yield* continueRun(claimed.row, claimed.snapshot)
+        return yield* answer(active, claimed.row, wait)
       })
 
       const get = Effect.fn("Runs.get")(function* (tenant: string, id: string) {
@@ -652,16 +810,17 @@ export class Runs extends Context.Service<
         )
       })
 
-      const complete = Effect.fn("Runs.complete")(function* (
-        where: { readonly tenant: string; readonly key: string } | { readonly token: string },
-        completion: CallCompletion,
-      ) {
+      const complete = Effect.fn("Runs.complete")(function* (where: CallWhere, completion: CallCompletion) {
         const outcome = completion.ok
           ? { ok: true, output: completion.output ?? null }
           : { ok: false, error: { kind: "ToolFailure", message: completion.error.message } }
-        const done = yield* store.completeCall("token" in where ? { callbackHash: hashKey(where.token) } : where, outcome)
+        const done = yield* store.completeCall(callWhere(where), outcome)
         if (done === undefined) return yield* new CallNotFound({ key: "token" in where ? "(callback)" : where.key })
-        if (done.completed) yield* notifications.publish({ type: "events", runId: done.runId })
+        if (done.completed) {
+          yield* notifications.publish({ type: "events", runId: done.runId })
+          // A run that sleeps until this completion continues here (when no other replica got to it first).
+          yield* wakeIfDue(done.runId)
+        }
         // A call settled otherwise (the run was cancelled) has an outcome without a message: give it one.
         const stored = done.outcome as { ok?: unknown; output?: unknown; error?: { kind?: unknown; message?: unknown } } | null
         const answer: CallOutcome["outcome"] =
@@ -677,8 +836,15 @@ export class Runs extends Context.Service<
         return { key: done.key, runId: done.runId, outcome: answer }
       })
 
+      const heartbeat = Effect.fn("Runs.heartbeat")(function* (where: CallWhere) {
+        const beat = yield* store.heartbeat(callWhere(where))
+        if (beat === undefined) return yield* new CallNotFound({ key: "token" in where ? "(callback)" : where.key })
+        return { key: beat.key, runId: beat.runId, state: beat.state as CallHeartbeat["state"] }
+      })
+
       return Runs.of({
         complete,
+        heartbeat,
         events,
         create,
         get,

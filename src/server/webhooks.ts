@@ -168,7 +168,9 @@ export class Webhooks extends Context.Service<
 
       /** Sends one message to the tool, repeating it on retryable failures when `retry` says so. */
       const send = (tool: ToolRow, message: Record<string, unknown>, key: string, retry: boolean) => {
-        const once = timed(tool, JSON.stringify(message), key, tool.timeoutMs ?? config.webhookTimeoutMs)
+        // A durable tool's timeoutMs bounds its whole job; its `start` and `cancel` answer like any webhook.
+        const answerMs = tool.mode === "durable" ? config.webhookTimeoutMs : (tool.timeoutMs ?? config.webhookTimeoutMs)
+        const once = timed(tool, JSON.stringify(message), key, answerMs)
         if (!retry || config.webhookRetries === 0) return once
         return once.pipe(
           Effect.retry({

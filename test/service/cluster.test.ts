@@ -19,7 +19,7 @@ let replicas: Array<ChildReplica> = []
 let release = new Map<string, () => void>()
 const released = (key: string) => new Promise<void>((ok) => release.set(key, ok))
 
-const env = () => ({ DATABASE_URL: db.url, CODEMODE_LEASE_MS: "3000", CODEMODE_POLL_MS: "200" })
+const env = () => ({ DATABASE_URL: db.url, CODEMODE_LEASE_MS: "3000", CODEMODE_POLL_MS: "200", CODEMODE_DRAIN_MS: "1000" })
 
 const replica = async () => {
   const r = await spawnReplica(env())

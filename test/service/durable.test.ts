@@ -95,11 +95,14 @@ describe("durable webhook tools", () => {
     expect(again.body.outcome).toStrictEqual(done.body.outcome)
   })
 
-  it("cannot be completed by another tenant", async () => {
+  it("cannot be completed, or kept alive, by another tenant", async () => {
     const { id, start } = await startRun()
     const other = await request(b.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: 1 }, { authorization: "Bearer other-key" })
     expect(other.status).toBe(404)
     expect(other.body.error.kind).toBe("CallNotFound")
+    const beat = await request(b.url, "POST", `/v1/calls/${start.json.key}/heartbeat`, undefined, { authorization: "Bearer other-key" })
+    expect(beat.status).toBe(404)
+    expect((await request(b.url, "POST", `/v1/calls/${start.json.key}/heartbeat`, undefined, auth)).body.state).toBe("started")
     expect((await request(b.url, "GET", `/v1/runs/${id}`, undefined, auth)).body.status).toBe("running")
     await request(b.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: 1 }, auth)
     await status(id, "succeeded")

@@ -5,8 +5,9 @@
  *
  *   { "steps": [{ "call": "slow.echo", "input": { "n": 1 } }, { "sleep": 50 }], "return": "$results" }
  *
- * `return` is any JSON value; the string "$results" stands for the outputs of the calls, in order. This lets the
- * service's ownership, control and persistence logic be tested before the VM can suspend (issue 5).
+ * `return` is any JSON value; the string "$results" stands for the outputs of the calls, in order. A `sleep` keeps a
+ * run alive without using the CPU (a busy loop on the VM would), so the service's ownership, control and
+ * persistence logic can be tested with many long runs at once.
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -44,7 +45,7 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
     script = JSON.parse(from.code) as Script
   } catch {
     const result: Result = { ok: false, error: { kind: "ParseError", message: "not a JSON script" }, toolCalls: [] }
-    return { run: Effect.succeed(result), suspend: Effect.fail(new SuspendRefused({ reason: "NotSuspendable", detail: "done", calls: [] })) }
+    return { run: Effect.succeed(result), suspend: Effect.void, checkpoint: Effect.succeed(undefined) }
   }
   const results = [...from.results]
   const toolCalls = [...from.toolCalls]
@@ -67,7 +68,11 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
       const key = `${runId}:${step}`
       if (!toolCalls.some((c) => c.key === key)) toolCalls.push({ path: s.call, key })
       inFlight = { key, path: s.call, mode: tool.mode }
-      const r = yield* Effect.result(tool.call(s.input ?? {}, { key }))
+      const call =
+        tool.mode === "durable"
+          ? tool.start(s.input ?? {}, { key }).pipe(Effect.andThen(tool.wait({ key })))
+          : tool.call(s.input ?? {}, { key })
+      const r = yield* Effect.result(call)
       inFlight = undefined
       if (r._tag === "Failure") {
         return { ok: false, error: { kind: "ToolFailure", message: r.failure.message, path: s.call }, toolCalls } satisfies Result
@@ -78,7 +83,7 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
     return { ok: true, value: value as never, toolCalls } satisfies Result
   })
 
-  const run: Effect.Effect<Outcome> = Effect.raceFirst(
+  const run: Effect.Effect<Outcome> = Effect.raceFirst<Outcome, never, never, Outcome, never, never>(
     runSteps,
     Deferred.await(suspendSignal).pipe(
       // Computed after the race interrupts the steps, so `step` is the step that was in flight.
@@ -86,22 +91,20 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
     ),
   ).pipe(Effect.tap((o) => Deferred.succeed(outcome, o)))
 
-  const suspend = Effect.gen(function* () {
-    if (inFlight !== undefined && inFlight.mode !== "idempotent") {
-      return yield* new SuspendRefused({
-        reason: "Blocked",
-        detail: `The call ${inFlight.key} (tools.${inFlight.path}) is running and cannot be repeated`,
-        calls: [{ key: inFlight.key, path: `tools.${inFlight.path}` }],
-      })
-    }
-    yield* Deferred.succeed(suspendSignal, undefined)
-    const o = yield* Deferred.await(outcome)
-    if (o.ok !== "suspended") {
-      return yield* new SuspendRefused({ reason: "NotSuspendable", detail: "The run ended before it could be suspended", calls: [] })
-    }
-    return o
-  })
-  return { run, suspend }
+  const blocked = Effect.suspend(() =>
+    inFlight !== undefined && inFlight.mode !== "idempotent"
+      ? Effect.fail(
+          new SuspendRefused({
+            reason: "Blocked",
+            detail: `The call ${inFlight.key} (tools.${inFlight.path}) is running and cannot be repeated`,
+            calls: [{ key: inFlight.key, path: `tools.${inFlight.path}` }],
+          }),
+        )
+      : Effect.void,
+  )
+  const suspend = blocked.pipe(Effect.andThen(Deferred.succeed(suspendSignal, undefined)), Effect.andThen(Deferred.await(outcome)), Effect.asVoid)
+  const checkpoint = blocked.pipe(Effect.as(encode({ code: from.code, step, results, toolCalls })))
+  return { run, suspend, checkpoint }
 }
 
 export const layer: Layer.Layer<Executor> = Layer.succeed(

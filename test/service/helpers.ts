@@ -83,6 +83,8 @@ export const startReplica = async (options: ReplicaOptions): Promise<Replica> =>
     CODEMODE_LEASE_MS: "3000",
     CODEMODE_POLL_MS: "200",
     CODEMODE_CONTROL_TIMEOUT_MS: "5000",
+    // Closing a replica waits this long for plain calls the test never answers.
+    CODEMODE_DRAIN_MS: "1000",
     // The tests' webhook receivers listen on loopback, which production refuses (outbound.ts).
     CODEMODE_WEBHOOK_ALLOW: "127.0.0.1",
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
@@ -174,12 +176,13 @@ export interface ReceivedCall {
 export type Reply = { status?: number; json?: unknown; body?: string; delayMs?: number; destroy?: boolean }
 
 /**
- * A webhook receiver: records every request (with the result of verifying its signature against `secret()`)
+ * A webhook receiver: records every request (with the result of verifying its signature against the secret
+ * `secret` gives for it, refusing it with 401 when that fails)
  * and answers with what `reply` says.
  */
 export const startReceiver = async (
   reply: (call: ReceivedCall, n: number) => Reply | Promise<Reply>,
-  secret: () => string | undefined = () => undefined,
+  secret: (message: ReceivedCall["json"]) => string | undefined = () => undefined,
 ): Promise<{ url: string; calls: Array<ReceivedCall>; close: () => Promise<void>; server: Server }> => {
   const calls: Array<ReceivedCall> = []
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -187,15 +190,22 @@ export const startReceiver = async (
     req.on("data", (c: Buffer) => (body += c.toString()))
     req.on("end", async () => {
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : v]))
-      const s = secret()
+      let json: ReceivedCall["json"]
+      try {
+        json = JSON.parse(body) as ReceivedCall["json"]
+      } catch {
+        json = { type: "unparsable", key: "", runId: "", path: "", input: body }
+      }
+      const s = secret(json)
       const call: ReceivedCall = {
         headers,
         body,
-        json: JSON.parse(body) as ReceivedCall["json"],
+        json,
         verified: s === undefined ? "no secret" : verify(s, { headers, body }, Math.floor(Date.now() / 1000)),
       }
       calls.push(call)
-      const r = await reply(call, calls.length)
+      // As a real tool should: a request whose signature does not verify is refused, and reply never sees it.
+      const r = s !== undefined && call.verified !== undefined ? { status: 401, json: { error: call.verified } } : await reply(call, calls.length)
       if (r.delayMs !== undefined) await new Promise((ok) => setTimeout(ok, r.delayMs))
       if (r.destroy) {
         req.socket.destroy()

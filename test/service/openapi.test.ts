@@ -71,6 +71,8 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
   "callbacks.complete": [
     { name: "unknown token", path: "/v1/callbacks/nope", body: { ok: false, error: { message: "m" } }, status: 404 },
   ],
+  "calls.heartbeat": [{ name: "missing", path: "/v1/calls/missing:0/heartbeat", status: 404 }],
+  "callbacks.heartbeat": [{ name: "unknown token", path: "/v1/callbacks/nope/heartbeat", status: 404 }],
   "tools.list": [{ name: "catalog", path: "/v1/tools", status: 200 }],
   "tools.delete": [
     { name: "delete", method: "DELETE", path: "/v1/tools/p.other", status: 204 },

@@ -56,6 +56,7 @@ const tool = (url: string, extra: Partial<ToolRow> = {}): ToolRow => ({
   url,
   mode: "idempotent",
   timeoutMs: undefined,
+  heartbeatTimeoutMs: undefined,
   secret: newSecret(),
   ...extra,
 })

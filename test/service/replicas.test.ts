@@ -1,9 +1,9 @@
 /**
  * Two replicas on one Postgres, each a whole server built in this process (its own pool, LISTEN connection,
- * services and socket), driven over HTTP. Programs run on the scripted executor, which suspends and resumes the
- * way the VM will (issue 5), so the cross-replica logic — control through LISTEN/NOTIFY and its polling
- * fallback, the atomic resume claim, leases, shutdown — is tested now. cluster.test.ts repeats the headline
- * scenarios with child processes and the real VM.
+ * services and socket), driven over HTTP. Programs run on the scripted executor, whose runs last as long as a test
+ * needs without using the CPU, so the cross-replica logic — control through LISTEN/NOTIFY and its polling
+ * fallback, the atomic resume claim, leases, takeovers, shutdown — is tested here. cluster.test.ts and
+ * recovery.test.ts repeat the headline scenarios with child processes and the real VM.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { Run } from "../../src/client/index.ts"
@@ -48,6 +48,8 @@ afterEach(async () => {
   gates = new Map()
   await Promise.all(started.map((r) => r.close()))
   started = []
+  // Runs a closing replica suspended would continue on the next test's replicas: keep each test to its own runs.
+  await sqlOn(db.url, "UPDATE runs SET auto_resume = false, wake = false WHERE status = 'suspended'")
 })
 
 afterAll(async () => {
@@ -177,20 +179,39 @@ describe("two replicas on one database", () => {
     expect(await deaf.activeRuns()).toBe(0)
   })
 
-  it("answers for a run whose owner died: cancel works, suspend says the owner is lost", async () => {
+  it("takes over the runs of a replica that died once their leases expire, and finishes them", async () => {
     const b = await replica()
-    const api = clientFor(b.url)
-    for (const id of ["orphan-1", "orphan-2"]) {
-      await sqlOn(
-        db.url,
-        `INSERT INTO runs (id, tenant, status, code, owner, lease_expires_at)
-         VALUES ($1, 'default', 'running', '{}', 'replica-that-died', now() - interval '1 minute')`,
-        [id],
-      )
-    }
-    const lost = await api.fail((c) => c.runs.suspend({ params: { id: "orphan-1" } }))
-    expect(lost.error.kind).toBe("OwnerLost")
-    expect((await api.run((c) => c.runs.cancel({ params: { id: "orphan-2" } }))).status).toBe("cancelled")
+    const code = Fake.script({ steps: [{ call: "t.echo", input: { n: 7 } }], return: "$results" })
+    await sqlOn(
+      db.url,
+      `INSERT INTO runs (id, tenant, status, code, owner, lease_expires_at)
+       VALUES ('orphan-1', 'default', 'running', $1, 'replica-that-died', now() - interval '1 minute')`,
+      [code],
+    )
+    const done = await eventually(async () => {
+      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: "orphan-1" } }))
+      return r.status === "succeeded" ? r : undefined
+    })
+    expect(done.result).toMatchObject({ ok: true, value: [{ n: 7 }] })
+    const events = await sqlOn<{ data: unknown }>(db.url, "SELECT data FROM events WHERE run_id = 'orphan-1' AND type = 'run.recovered'")
+    expect(events.map((e) => e.data)).toStrictEqual([{ owner: b.replicaId, from: "replica-that-died", attempt: 1 }])
+  })
+
+  it("fails a run taken over more often than CODEMODE_MAX_RECOVERIES allows", async () => {
+    const b = await replica({ env: { CODEMODE_MAX_RECOVERIES: "1" } })
+    await sqlOn(
+      db.url,
+      `INSERT INTO runs (id, tenant, status, code, owner, lease_expires_at, recovery_attempts)
+       VALUES ('orphan-3', 'default', 'running', '{}', 'replica-that-died', now() - interval '1 minute', 1)`,
+    )
+    const done = await eventually(async () => {
+      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: "orphan-3" } }))
+      return r.status === "failed" ? r : undefined
+    })
+    expect(done.result).toMatchObject({
+      ok: false,
+      error: { kind: "ExecutionFailure", message: "Run orphan-3 was taken over 2 times after its replica stopped; it is not continued again" },
+    })
   })
 
   it("times out a control request nobody answers", async () => {
@@ -211,24 +232,39 @@ describe("two replicas on one database", () => {
     const a = await replica()
     const run = await clientFor(a.url).run((c) => c.runs.create({ payload: { code: gated(), wait: false } }))
     await waitForCalls(run.id, 1)
-    await sqlOn(db.url, "UPDATE runs SET owner = 'someone-else' WHERE id = $1", [run.id])
+    // Taken by a replica that is alive (its lease runs on), so nobody takes the run over again.
+    await sqlOn(db.url, "UPDATE runs SET owner = 'someone-else', lease_expires_at = now() + interval '1 minute' WHERE id = $1", [run.id])
     await eventually(async () => ((await a.activeRuns()) === 0 ? true : undefined))
     const [row] = await sqlOn<{ status: string; owner: string }>(db.url, "SELECT status, owner FROM runs WHERE id = $1", [run.id])
     expect(row).toStrictEqual({ status: "running", owner: "someone-else" })
   })
 
-  it("on shutdown suspends what it can and fails what it cannot", async () => {
-    const a = await replica()
+  it("on shutdown suspends what it can, for another replica to continue, and fails what it cannot", async () => {
+    const a = await replica({ env: { CODEMODE_DRAIN_MS: "1500" } })
     const api = clientFor(a.url)
     const idle = await api.run((c) => c.runs.create({ payload: { code: gated(), wait: false } }))
     const blocked = await api.run((c) => c.runs.create({ payload: { code: gated("t.plain"), wait: false } }))
+    const answering = await api.run((c) => c.runs.create({ payload: { code: gated("t.plain"), wait: false } }))
     await waitForCalls(idle.id, 1)
     await waitForCalls(blocked.id, 1)
-    await a.close()
+    await waitForCalls(answering.id, 1)
+    // A plain call that answers while the replica drains is waited for; the other one is not answered in time.
+    const closing = a.close()
+    await new Promise((ok) => setTimeout(ok, 300))
+    open(`${answering.id}:0`)
+    await closing
     started = []
+    const settled = await sqlOn<{ status: string; result: unknown }>(db.url, "SELECT status, result FROM runs WHERE id = $1", [answering.id])
+    expect(settled[0]).toMatchObject({ status: "succeeded", result: { ok: true, value: [`answered ${answering.id}:0`] } })
     const b = await replica()
     const after = async (id: string): Promise<Run> => clientFor(b.url).run((c) => c.runs.get({ params: { id } }))
-    expect((await after(idle.id)).status).toBe("suspended")
+    const suspends = await sqlOn<{ data: { auto?: boolean } }>(db.url, "SELECT data FROM events WHERE run_id = $1 AND type = 'run.suspended'", [idle.id])
+    expect(suspends.map((e) => e.data.auto)).toStrictEqual([true])
+    // B continues the suspended run by itself: the idempotent call in flight is sent again with its key.
+    await waitForCalls(idle.id, 2)
+    expect(callsFor(idle.id).map((c) => c.json.key)).toStrictEqual([`${idle.id}:0`, `${idle.id}:0`])
+    open(`${idle.id}:0`)
+    await eventually(async () => ((await after(idle.id)).status === "succeeded" ? true : undefined))
     const failed = await after(blocked.id)
     expect(failed.status).toBe("failed")
     expect(failed.result).toMatchObject({

@@ -9,7 +9,7 @@ let db: Awaited<ReturnType<typeof createDatabase>>
 let server: Replica
 let receiver: Awaited<ReturnType<typeof startReceiver>>
 let api: ReturnType<typeof clientFor>
-let secret = ""
+const secrets = new Map<string, string>()
 
 beforeAll(async () => {
   db = await createDatabase()
@@ -20,7 +20,7 @@ beforeAll(async () => {
       call.json.path === "orders.lookup"
         ? { json: { output: { id: (call.json.input as { id: string }).id, status: "open" } } }
         : { status: 500, json: { error: "exploded" } },
-    () => secret,
+    (m) => secrets.get(m.path),
   )
   const registered = await api.run((c) =>
     c.tools.put({
@@ -34,10 +34,11 @@ beforeAll(async () => {
       },
     }),
   )
-  secret = registered.secret
-  await api.run((c) =>
+  secrets.set("orders.lookup", registered.secret)
+  const cancel = await api.run((c) =>
     c.tools.put({ params: { path: "orders.cancel" }, payload: { description: "Cancel an order", input: { type: "object" }, url: receiver.url, mode: "plain" } }),
   )
+  secrets.set("orders.cancel", cancel.secret)
   await api.run((c) => c.tools.putNamespace({ params: { path: "orders" }, payload: { description: "Purchases and shipments" } }))
 })
 

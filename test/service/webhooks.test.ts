@@ -54,6 +54,7 @@ const tool = (url: string, extra: Partial<ToolRow> = {}): ToolRow => ({
   url,
   mode: "plain",
   timeoutMs: undefined,
+  heartbeatTimeoutMs: undefined,
   secret: newSecret(),
   ...extra,
 })

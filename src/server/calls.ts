@@ -1,0 +1,186 @@
+/**
+ * How a run's tool calls reach their webhooks, and the journal that makes them safe to replay.
+ *
+ * Every call is recorded in `calls` under its key `<runId>:<callId>` (state running → settled; a durable call
+ * running → started → settled). A run that continues from an earlier incarnation — resumed, or taken over from a
+ * dead replica at its last checkpoint — issues again, with the same keys, the calls made after the state it
+ * continues from. Those are answered from the journal instead of the webhook (after DBOS and Restate): a settled
+ * call gives its recorded outcome, a started durable call its recorded data (no second `start`), and only an
+ * idempotent call still in flight is sent again. A replayed call whose tool or input differ from the record means
+ * the program did not take the same path (it read the clock, say): the run is failed rather than given another
+ * call's answer.
+ *
+ * The tracker (`RunCalls`) hears when calls begin and end, so the run can checkpoint at each call boundary and be
+ * suspended once it only waits on started durable calls.
+ */
+import * as Effect from "effect/Effect"
+import * as PubSub from "effect/PubSub"
+import type * as SqlError from "effect/sql/SqlError"
+import { randomBytes } from "node:crypto"
+import { canonical } from "./canonical.ts"
+import type { ServerConfigShape } from "./config.ts"
+import type { ToolBinding } from "./executor.ts"
+import { hashKey } from "./keys.ts"
+import type { Metrics } from "./metrics.ts"
+import type { Notifications } from "./notifications.ts"
+import type { Registrations, ToolRow } from "./registry.ts"
+import type { JournalEntry, RunStore } from "./store.ts"
+import type { Webhooks } from "./webhooks.ts"
+
+/** What a run learns about its calls as they happen. */
+export interface RunCalls {
+  readonly runId: string
+  /** The run continues an earlier incarnation: its calls may already be in the journal. */
+  readonly replay: boolean
+  /** A call that blocks suspending (a plain or idempotent call, a durable `start`) began or ended. */
+  readonly busy: (delta: 1 | -1) => Effect.Effect<void>
+  /** A started durable call began or stopped waiting for its completion. */
+  readonly waiting: (key: string, on: boolean) => Effect.Effect<void>
+  /** A call's outcome or a durable call's data was recorded: a call boundary worth a checkpoint. */
+  readonly boundary: Effect.Effect<void>
+  /** The run cannot go on safely (its replay diverged from the journal): it is failed with `message`. */
+  readonly fault: (message: string) => Effect.Effect<never>
+  /** Another replica took the run over: its calls are that replica's now, and nothing here may cancel them. */
+  readonly lost: () => boolean
+}
+
+export interface CallDeps {
+  readonly config: ServerConfigShape
+  readonly store: RunStore["Service"]
+  readonly webhooks: Webhooks["Service"]
+  readonly notifications: Notifications["Service"]
+  readonly metrics: Metrics["Service"]
+}
+
+type StoredOutcome = { readonly ok: boolean; readonly output?: unknown; readonly error?: { readonly message?: string } }
+
+/** Runs `begin`, then the effect, then `end` however it ends. */
+const during =
+  (begin: Effect.Effect<void>, end: Effect.Effect<void>) =>
+  <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    begin.pipe(Effect.andThen(self), Effect.ensuring(end))
+
+const outcomeOf = (tool: ToolRow, stored: unknown): Effect.Effect<unknown, Error> => {
+  const o = stored as StoredOutcome | null
+  if (o?.ok === true) return Effect.succeed(o.output ?? null)
+  const message = o?.error?.message ?? "no message"
+  return Effect.fail(new Error(tool.mode === "durable" ? `Durable tool ${tool.path} failed: ${message}` : message))
+}
+
+export const makeCalls = (deps: CallDeps) => {
+  const { config, store, webhooks, notifications, metrics } = deps
+
+  /** Call bookkeeping never fails a call: the webhook's answer matters more than its record. */
+  const record = (runId: string, write: Effect.Effect<void, SqlError.SqlError>) =>
+    write.pipe(
+      // Event streams of the run (on any replica) read the new events.
+      Effect.andThen(notifications.publish({ type: "events", runId })),
+      Effect.catch((e) => Effect.logWarning("could not record a tool call", e)),
+    )
+
+  /** The recorded call with this key, checked against the call being made now. */
+  const replayed = (run: RunCalls, tool: ToolRow, key: string, input: unknown) =>
+    Effect.gen(function* () {
+      if (!run.replay) return undefined
+      const prior: JournalEntry | undefined = yield* store.journal(run.runId, key).pipe(Effect.orDie)
+      if (prior === undefined) return undefined
+      if (prior.path !== tool.path || canonical(prior.input ?? null) !== canonical(input ?? null)) {
+        return yield* run.fault(
+          `Run ${run.runId} did not take the same path when it continued: call ${key} was tools.${prior.path} with ` +
+            `another input before, tools.${tool.path} now (a program that reads the clock or random numbers before ` +
+            `a call cannot be replayed)`,
+        )
+      }
+      return prior
+    })
+
+  const settle = (run: RunCalls, tool: ToolRow, key: string, outcome: StoredOutcome) =>
+    Effect.sync(() => metrics.call(tool.mode, outcome.ok)).pipe(
+      Effect.andThen(record(run.runId, store.callSettled(run.runId, key, outcome))),
+      Effect.andThen(run.boundary),
+    )
+
+  /** A plain or idempotent call: one webhook request (idempotent ones retried on transient failures). */
+  const call = (run: RunCalls, tool: ToolRow, input: unknown, key: string): Effect.Effect<unknown, Error> =>
+    Effect.gen(function* () {
+      const prior = yield* replayed(run, tool, key, input)
+      if (prior?.state === "settled") return yield* outcomeOf(tool, prior.outcome)
+      if (prior?.state === "running" && tool.mode !== "idempotent") {
+        return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
+      }
+      yield* record(run.runId, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input }))
+      return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
+        // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
+        Effect.tap((output) => settle(run, tool, key, { ok: true, output: output ?? null })),
+        Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
+      )
+    }).pipe(during(run.busy(1), run.busy(-1)))
+
+  /**
+   * A durable call's `start`: POSTed once with a one-time callback URL; the reply's `data` is saved with the call
+   * and its timeouts begin. A replayed start whose call was already accepted sends nothing.
+   */
+  const start = (run: RunCalls, tool: ToolRow, input: unknown, key: string): Effect.Effect<void, Error> =>
+    Effect.gen(function* () {
+      const prior = yield* replayed(run, tool, key, input)
+      if (prior?.state === "started" || prior?.state === "settled") return
+      if (prior?.state === "running") {
+        return yield* run.fault(`The start of durable call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
+      }
+      const token = randomBytes(32).toString("base64url")
+      yield* record(run.runId, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
+      const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
+      const data = yield* webhooks.start(tool, { key, runId: run.runId, input, callbackUrl }).pipe(
+        Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
+      )
+      yield* record(run.runId, store.callAccepted(run.runId, key, data, { timeoutMs: tool.timeoutMs, heartbeatTimeoutMs: tool.heartbeatTimeoutMs }))
+      yield* run.boundary
+    }).pipe(during(run.busy(1), run.busy(-1)))
+
+  /** Waits until the call has settled (completed or timed out, on any replica): on every notice, and on a poll. */
+  const wait = (run: RunCalls, tool: ToolRow, key: string): Effect.Effect<unknown, Error> =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const subscription = yield* notifications.subscribe
+        const noticeFor = Effect.gen(function* () {
+          for (;;) if ((yield* PubSub.take(subscription)).runId === run.runId) return
+        })
+        for (;;) {
+          const call = yield* store.callOutcome(run.runId, key).pipe(
+            Effect.catch((e) => Effect.logWarning("could not read a durable call", e).pipe(Effect.as(undefined))),
+          )
+          if (call?.state === "settled") {
+            metrics.call(tool.mode, (call.outcome as StoredOutcome | null)?.ok === true)
+            return yield* outcomeOf(tool, call.outcome)
+          }
+          yield* Effect.raceFirst(noticeFor, Effect.sleep(config.pollMs))
+        }
+      }),
+    ).pipe(during(run.waiting(key, true), run.waiting(key, false)))
+
+  /** The run really ended while the call waited: the call is settled as cancelled and its tool told, once. */
+  const cancel = (run: RunCalls, tool: ToolRow, key: string): Effect.Effect<void> =>
+    Effect.suspend(() => (run.lost() ? Effect.succeed(undefined) : store.callCancelled(run.runId, key))).pipe(
+      Effect.tap(() => notifications.publish({ type: "events", runId: run.runId })),
+      Effect.flatMap((settled) => (settled === undefined ? Effect.void : webhooks.cancel(tool, { key, data: settled.data }))),
+      Effect.catch((e) => Effect.logWarning(`could not tell ${tool.path} that call ${key} was cancelled`, e)),
+    )
+
+  /** The bindings the executor gets for a run. */
+  const bindings = (run: RunCalls, registrations: Registrations): ReadonlyArray<ToolBinding> =>
+    registrations.tools.map((tool): ToolBinding => {
+      const shape = { path: tool.path, description: tool.description, input: tool.input, output: tool.output }
+      if (tool.mode === "durable") {
+        return {
+          ...shape,
+          mode: "durable",
+          start: (input, { key }) => start(run, tool, input, key),
+          wait: ({ key }) => wait(run, tool, key),
+          cancel: ({ key }) => cancel(run, tool, key),
+        }
+      }
+      return { ...shape, mode: tool.mode, call: (input, { key }) => call(run, tool, input, key) }
+    })
+
+  return { bindings }
+}
