@@ -83,12 +83,13 @@ export const CreateArgumentsObject = (
   mapping?: { readonly env: ParameterEnvironment; readonly slots: ReadonlyArray<number> },
 ): JSObject => {
   let obj: JSObject
-  if (mapping === undefined) {
+  // Only indices below the argument count alias a parameter; with none (no parameters, or no argument for them),
+  // the mapped object would behave as the ordinary one, and there may be no parameter environment at all.
+  const parameterMap = mapping === undefined ? [] : args.map((_, i) => mapping.slots[i] ?? UNMAPPED)
+  if (mapping === undefined || parameterMap.every((slot) => slot === UNMAPPED)) {
     obj = new JSObject(realm.ObjectPrototype)
     obj.kind = "Arguments"
   } else {
-    // Only indices below the argument count alias a parameter.
-    const parameterMap = args.map((_, i) => mapping.slots[i] ?? UNMAPPED)
     obj = new MappedArgumentsObject(realm.ObjectPrototype, mapping.env, parameterMap)
   }
   args.forEach((v, i) => obj.properties.set(String(i), Property.data(v)))
