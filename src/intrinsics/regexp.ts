@@ -12,9 +12,9 @@
  * folding, property escapes and the `v` flag behave exactly as V8's do; a bad pattern is V8's own SyntaxError text
  * ("Invalid regular expression: /(/: Unterminated group").
  *
- * Known limit (NON-SPEC, for docs/language.md): one match runs inside one host call, so a pattern with
- * catastrophic backtracking (`/(a+)+$/` on a long non-matching input) cannot be interrupted by `timeoutMs` until
- * that call returns.
+ * Known limit (NON-SPEC, for docs/language.md): one match runs inside one host call, which `timeoutMs` cannot
+ * interrupt. The host switches V8 to its linear-time engine on excessive backtracking (host/regexp-engine.ts), so
+ * only patterns that engine cannot run (backreferences, lookbehind) can still backtrack catastrophically.
  *
  * NON-SPEC: the legacy static properties (RegExp.$1-$9, lastMatch, input...) are not provided.
  */

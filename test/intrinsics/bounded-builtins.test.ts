@@ -29,6 +29,12 @@ describe.each(engines)("built-ins stay within the run's limits (%s)", (engine) =
     })
   }
 
+  it("a catastrophically backtracking regular expression does not hold the process", async () => {
+    // Exponential on a backtracking engine (2^40 paths): without the linear-time fallback this never returns.
+    const code = 'const s = "a".repeat(40) + "b"; [/(a+)+$/.test(s), /^(a|a)*$/.test(s), /(x+x+)+y/.test("x".repeat(40)), "aaa".replace(/(a+)+$/, "z")]'
+    expect(await run(code, engine, 5_000)).toMatchObject({ ok: true, value: [false, false, false, "z"] })
+  })
+
   it("a program building a 2^30-character string ends with a RangeError, and the process goes on", async () => {
     const result = await run('let s = "x"; for (let i = 0; i < 30; i++) s += s; s.length', engine)
     expect(result).toMatchObject({ ok: false, error: { kind: "ExecutionFailure", message: expect.stringMatching(/^RangeError: /) } })
