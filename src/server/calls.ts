@@ -20,11 +20,12 @@ import { randomBytes } from "node:crypto"
 import { canonical } from "./canonical.ts"
 import type { ServerConfigShape } from "./config.ts"
 import type { ToolBinding } from "./executor.ts"
+import { storable } from "./json-guard.ts"
 import { hashKey } from "./keys.ts"
 import type { Metrics } from "./metrics.ts"
 import type { Notifications } from "./notifications.ts"
 import type { Registrations, ToolRow } from "./registry.ts"
-import type { JournalEntry, RunStore } from "./store.ts"
+import { sqlMessage, type JournalEntry, type RunStore } from "./store.ts"
 import type { Webhooks } from "./webhooks.ts"
 
 /** What a run learns about its calls as they happen. */
@@ -78,13 +79,29 @@ export const makeCalls = (deps: CallDeps) => {
       Effect.catch((e) => Effect.logWarning("could not record a tool call", e)),
     )
 
+  /**
+   * The record a call needs before its webhook is sent: without it a replica taking the run over would send a
+   * plain call again, and a durable call could never be completed. When it cannot be written (the store already
+   * tried again), the call fails unsent.
+   */
+  const recordFirst = (run: RunCalls, tool: ToolRow, write: Effect.Effect<void, SqlError.SqlError>) =>
+    write.pipe(
+      Effect.andThen(notifications.publish({ type: "events", runId: run.runId })),
+      Effect.catch((e) =>
+        Effect.logWarning("could not record a tool call; it is not sent", e).pipe(
+          Effect.andThen(Effect.fail(new Error(`The call to ${tool.path} was not sent: the service could not record it (${sqlMessage(e)})`))),
+        ),
+      ),
+    )
+
   /** The recorded call with this key, checked against the call being made now. */
   const replayed = (run: RunCalls, tool: ToolRow, key: string, input: unknown) =>
     Effect.gen(function* () {
       if (!run.replay) return undefined
       const prior: JournalEntry | undefined = yield* store.journal(run.runId, key).pipe(Effect.orDie)
       if (prior === undefined) return undefined
-      if (prior.path !== tool.path || canonical(prior.input ?? null) !== canonical(input ?? null)) {
+      // The journal holds the input as Postgres could store it (json-guard.ts `storable`).
+      if (prior.path !== tool.path || canonical(prior.input ?? null) !== canonical(storable(input ?? null))) {
         return yield* run.fault(
           `Run ${run.runId} did not take the same path when it continued: call ${key} was tools.${prior.path} with ` +
             `another input before, tools.${tool.path} now (a program that reads the clock or random numbers before ` +
@@ -108,7 +125,7 @@ export const makeCalls = (deps: CallDeps) => {
       if (prior?.state === "running" && tool.mode !== "idempotent") {
         return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
-      yield* record(run.runId, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input }))
+      yield* recordFirst(run, tool, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input }))
       return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
         // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
         Effect.tap((output) => settle(run, tool, key, { ok: true, output: output ?? null })),
@@ -128,12 +145,23 @@ export const makeCalls = (deps: CallDeps) => {
         return yield* run.fault(`The start of durable call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
       const token = randomBytes(32).toString("base64url")
-      yield* record(run.runId, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
+      yield* recordFirst(run, tool, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
       const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
       const data = yield* webhooks.start(tool, { key, runId: run.runId, input, callbackUrl }).pipe(
         Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
       )
-      yield* record(run.runId, store.callAccepted(run.runId, key, data, { timeoutMs: tool.timeoutMs, heartbeatTimeoutMs: tool.heartbeatTimeoutMs }))
+      // Unrecorded, the call could not be completed, timed out or recovered: it fails here, and its job is cancelled.
+      yield* store.callAccepted(run.runId, key, data, { timeoutMs: tool.timeoutMs, heartbeatTimeoutMs: tool.heartbeatTimeoutMs }).pipe(
+        Effect.andThen(notifications.publish({ type: "events", runId: run.runId })),
+        Effect.catch((e) => {
+          const message = `Durable tool ${tool.path} started its job, but the service could not record it (${sqlMessage(e)}); the job was cancelled`
+          return Effect.logWarning("could not record an accepted durable call", e).pipe(
+            Effect.andThen(webhooks.cancel(tool, { key, data }).pipe(Effect.ignore)),
+            Effect.andThen(settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message } } as StoredOutcome)),
+            Effect.andThen(Effect.fail(new Error(message))),
+          )
+        }),
+      )
       yield* run.boundary
     }).pipe(during(run.busy(1), run.busy(-1)))
 

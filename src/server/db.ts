@@ -11,6 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
 import * as Migrator from "effect/sql/Migrator"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
@@ -19,6 +20,7 @@ import { resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { ServerConfig } from "./config.ts"
 import { pgliteStream } from "./pglite-bridge.ts"
+import { isTransient, sqlMessage } from "./store.ts"
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url))
 const MIGRATION_FILE = /^(\d+)_([\w-]+)\.(?:ts|js|mjs)$/
@@ -89,9 +91,24 @@ export const clientLayer: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient | 
     }),
   )
 
+/** How long a replica starting up waits for a database it cannot reach (still starting, failing over). */
+export const CONNECT_WAIT_SECONDS = 30
+
+/** The migrations, once the database answers: tried again every half second while it cannot be reached. */
+const migrateWhenReachable = migrate.pipe(
+  Effect.tapError((e) =>
+    e._tag === "SqlError" && isTransient(e) ? Effect.logWarning(`the database cannot be reached (${sqlMessage(e)}); trying again`) : Effect.void,
+  ),
+  Effect.retry({
+    schedule: Schedule.spaced("500 millis"),
+    times: CONNECT_WAIT_SECONDS * 2,
+    while: (e) => e._tag === "SqlError" && isTransient(e),
+  }),
+)
+
 /** The database, migrated: build this first, and the HTTP server only after it. */
 export const layer: Layer.Layer<
   PgClient.PgClient | SqlClient.SqlClient | DatabaseKind,
   SqlError.SqlError | Migrator.MigrationError,
   ServerConfig
-> = Layer.effectDiscard(migrate).pipe(Layer.provideMerge(clientLayer))
+> = Layer.effectDiscard(migrateWhenReachable).pipe(Layer.provideMerge(clientLayer))

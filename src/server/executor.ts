@@ -6,6 +6,7 @@
  *
  * Interrupting `run` interrupts the program and every call in progress (that is how a run is cancelled).
  */
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -172,6 +173,11 @@ const toolTree = (library: Library, tools: ReadonlyArray<ToolBinding>, namespace
   return tree
 }
 
+const endedWithoutOutcome =
+  <B>(value: B) =>
+  <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A | B, E> =>
+    Effect.catchCause(self, (cause) => (Cause.hasInterruptsOnly(cause) ? Effect.succeed(value) : Effect.failCause(cause)))
+
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 const fromLibrary = (library: Library) => {
@@ -187,10 +193,13 @@ const fromLibrary = (library: Library) => {
         Effect.succeed<Outcome>({ ok: false, error: { kind: "ExecutionFailure", message: messageOf(e) }, toolCalls: [] }),
       ),
     ),
-    suspend: vm.suspend().pipe(Effect.asVoid, Effect.mapError(refused)),
+    // The library leaves a waiting suspend interrupted when the run ended without an outcome (a cancel won the
+    // race): for the service that run has ended, which `suspend` and `checkpoint` answer without effect.
+    suspend: vm.suspend().pipe(Effect.asVoid, Effect.mapError(refused), endedWithoutOutcome(undefined)),
     checkpoint: vm.checkpoint().pipe(
       Effect.map((o) => (o.ok === "suspended" ? CodeMode.toBytes(o.state) : undefined)),
       Effect.mapError(refused),
+      endedWithoutOutcome(undefined),
     ),
   })
 

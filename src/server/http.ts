@@ -9,7 +9,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
-import type * as SqlError from "effect/sql/SqlError"
+import * as SqlError from "effect/sql/SqlError"
 import * as ByteSize from "effect/ByteSize"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
@@ -27,6 +27,7 @@ import {
   Unavailable,
   type Unauthorized,
   type ApiError,
+  type CallCompletion,
   type Catalog,
   type CatalogTool,
   type RegisterTool,
@@ -41,7 +42,9 @@ import type { Registrations, ToolNotFound, ToolPathConflict, UnknownToolFilter }
 import { ToolRegistry } from "./registry.ts"
 import { Metrics, runsByStatus } from "./metrics.ts"
 import { Webhooks } from "./webhooks.ts"
-import { Runs, type CallNotFound, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
+import { deeperThan, MAX_DATA_DEPTH, schemaRefusal } from "./json-guard.ts"
+import { isEventId, Runs, type CallNotFound, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
+import { sqlMessage, sqlState } from "./store.ts"
 
 type DomainError =
   | CallNotFound
@@ -82,11 +85,30 @@ export const toApiError = (e: DomainError): Effect.Effect<never, Exclude<ApiErro
     case "ShuttingDown":
       return Effect.fail(new Unavailable(detail("ShuttingDown", e.message)))
     case "SqlError":
+      if (refusesData(e)) {
+        return Effect.fail(new BadRequest(detail("InvalidRequest", `The database cannot store this request: ${sqlMessage(e)}`)))
+      }
       return Effect.logError("database error", e).pipe(
         Effect.andThen(Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database is unavailable; try again")))),
       )
   }
 }
+
+/**
+ * A statement Postgres refused for the data it carried, not for being unavailable: text with U+0000 (class 22,
+ * data exception), JSON too deep for the server (class 54, program limit exceeded) or for the driver to encode.
+ */
+const refusesData = (e: SqlError.SqlError): boolean => {
+  const state = sqlState(e)
+  if (state !== undefined) return state.startsWith("22") || state.startsWith("54")
+  return e.cause._tag === "UnknownError" && e.cause.cause instanceof RangeError
+}
+
+/** A completion's output is stored and handed to the program: refused when nested beyond what either takes. */
+const checkCompletion = (completion: CallCompletion): Effect.Effect<void, BadRequest> =>
+  completion.ok && deeperThan(completion.output ?? null, MAX_DATA_DEPTH)
+    ? Effect.fail(new BadRequest(detail("InvalidCompletion", `The output is nested deeper than ${MAX_DATA_DEPTH} levels`)))
+    : Effect.void
 
 const handle = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, Exclude<ApiError, Unauthorized>, R> =>
   Effect.catch(effect, toApiError)
@@ -108,7 +130,7 @@ const RunsHandlers = HttpApiBuilder.group(
       .handle("get", ({ params }) => handle(withTenant((t) => runs.get(t, params.id))))
       .handle("events", ({ params, request }) => {
         const last = request.headers["last-event-id"]
-        if (last !== undefined && !/^\d{1,19}$/.test(last)) {
+        if (last !== undefined && !isEventId(last)) {
           return Effect.fail(new BadRequest(detail("InvalidLastEventId", "Last-Event-ID must be the id of an event this stream sent")))
         }
         return handle(withTenant((t) => runs.events(t, params.id, last)))
@@ -127,7 +149,9 @@ const CallsHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const runs = yield* Runs
     return handlers
-      .handle("complete", ({ params, payload }) => handle(withTenant((tenant) => runs.complete({ tenant, key: params.key }, payload))))
+      .handle("complete", ({ params, payload }) =>
+        Effect.andThen(checkCompletion(payload), handle(withTenant((tenant) => runs.complete({ tenant, key: params.key }, payload)))),
+      )
       .handle("heartbeat", ({ params }) => handle(withTenant((tenant) => runs.heartbeat({ tenant, key: params.key }))))
   }),
 )
@@ -138,7 +162,7 @@ const CallbacksHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const runs = yield* Runs
     return handlers
-      .handle("complete", ({ params, payload }) => handle(runs.complete({ token: params.token }, payload)))
+      .handle("complete", ({ params, payload }) => Effect.andThen(checkCompletion(payload), handle(runs.complete({ token: params.token }, payload))))
       .handle("heartbeat", ({ params }) => handle(runs.heartbeat({ token: params.token })))
   }),
 )
@@ -170,6 +194,9 @@ const refusal = (executor: Executor["Service"], path: string, tool: RegisterTool
   if (tool.mode !== "durable" && (tool.timeoutMs ?? 0) > MAX_WEBHOOK_TIMEOUT_MS) {
     return new BadRequest(detail("InvalidTool", `timeoutMs of a ${tool.mode} tool is at most ${MAX_WEBHOOK_TIMEOUT_MS} ms`))
   }
+  // Checked before the engine renders the schemas: one that is too costly to render would block the process.
+  const costly = schemaRefusal("input", tool.input) ?? (tool.output === undefined ? undefined : schemaRefusal("output", tool.output))
+  if (costly !== undefined) return new BadRequest(detail("InvalidTool", costly))
   const refused = executor.check({ path, description: tool.description, input: tool.input, output: tool.output })
   return refused === undefined ? undefined : new BadRequest(detail("InvalidTool", refused))
 }
@@ -249,17 +276,33 @@ const errors = HttpRouter.middleware(
     // Typed as possibly failing (unknown): the router's types only accept middleware that passes errors on.
     return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown>): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown> => httpEffect.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(config.maxBodyBytes)),
+      // The API builder answers a body of another media type with a plain-text 415 of its own.
+      Effect.map((response) =>
+        response.status === 415
+          ? json(415, "UnsupportedMediaType", `The request body must be JSON (content-type: application/json)`)
+          : response,
+      ),
       Effect.catchCause((cause) => {
         if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt
         const failure = Cause.findErrorOption(cause)
         const defect = Cause.findDefect(cause)
         const error = failure._tag === "Some" ? failure.value : defect._tag === "Success" ? defect.success : undefined
+        // A database failure that escaped the handlers (as a defect) says nothing about the request either.
+        if (SqlError.isSqlError(error)) {
+          return Effect.logError("database error", cause).pipe(
+            Effect.as(json(503, "DatabaseUnavailable", "The database is unavailable; try again")),
+          )
+        }
         if (HttpApiError.HttpApiSchemaError.is(error) && error.kind !== "Body" && error.kind !== "ResponseHeaders") {
           return Effect.succeed(json(400, "InvalidRequest", `Invalid request ${error.kind.toLowerCase()}: ${error.cause.message}`))
         }
         if (HttpServerError.isHttpServerError(error)) {
           const reason = error.reason
-          if (reason._tag === "RouteNotFound") return Effect.succeed(json(404, "RouteNotFound", `No route for ${reason.request.method} ${reason.request.url}`))
+          if (reason._tag === "RouteNotFound") {
+            const url = reason.request.url.length > 200 ? `${reason.request.url.slice(0, 200)}…` : reason.request.url
+            const why = reason.description === undefined ? "" : ` (${reason.description})`
+            return Effect.succeed(json(404, "RouteNotFound", `No route for ${reason.request.method} ${url}${why}`))
+          }
           if (reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge") {
             return Effect.succeed(json(413, "PayloadTooLarge", `The request body is larger than ${config.maxBodyBytes} bytes`))
           }

@@ -12,6 +12,7 @@ import * as Layer from "effect/Layer"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import { createServer } from "node:http"
+import type { Duplex } from "node:stream"
 import { ServerConfig } from "./config.ts"
 import * as Database from "./db.ts"
 import type { DatabaseKind } from "./db.ts"
@@ -49,10 +50,32 @@ export const services = (options: ServerOptions = {}) =>
     ),
   )
 
+/**
+ * The router's default (100 characters) would turn legitimate paths into 404s: a tool path may be 16 names of 64
+ * characters (1039), and a call key holds its run id (up to 128) and the call's number.
+ */
+const MAX_PARAM_LENGTH = 2048
+
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (headers too large, a malformed request line or
+ * body framing) get the API's JSON error body too, instead of Node's bare status line.
+ */
+const answerClientError = (error: Error & { code?: string }, socket: Duplex): void => {
+  if (error.code === "ECONNRESET" || !socket.writable) return
+  const [status, reason, kind, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "HeadersTooLarge", "The request headers are larger than the server accepts"]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "RequestTimeout", "The request did not arrive in time"]
+        : [400, "Bad Request", "InvalidRequest", "The request is not valid HTTP"]
+  const body = JSON.stringify({ error: { kind, message } })
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+}
+
 const listen = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* ServerConfig
-    return NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000 }), {
+    return NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000 }).on("clientError", answerClientError), {
       port: config.port,
       host: config.host,
       gracefulShutdownTimeout: "5 seconds",
@@ -65,7 +88,7 @@ const listen = Layer.unwrap(
  * can build replicas in process and look at them.
  */
 export const layer = (options: ServerOptions = {}) =>
-  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig: { maxParamLength: MAX_PARAM_LENGTH } }).pipe(
     Layer.provideMerge(listen),
     Layer.provideMerge(services(options)),
     Layer.provideMerge(Database.layer),

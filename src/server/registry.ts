@@ -13,6 +13,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type { Namespace, RegisterTool, ToolMode } from "./api.ts"
 import { newSecret } from "./signing.ts"
+import { retrying, transactional } from "./store.ts"
 
 /** A registered webhook tool, secret included (never sent back except by the registration answer). */
 export interface ToolRow {
@@ -102,7 +103,14 @@ export class ToolRegistry extends Context.Service<
         secret: r.secret,
       })
 
-      const put = Effect.fn("ToolRegistry.put")(function* (tenant: string, path: string, tool: RegisterTool) {
+      const transaction = transactional(sql)
+
+      // Registrations of one tenant are serialized (a transaction-scoped advisory lock), so two registered at once
+      // cannot both pass the clash check (`orders` and `orders.lookup`).
+      const put = (tenant: string, path: string, tool: RegisterTool) =>
+        transaction(sql`SELECT pg_advisory_xact_lock(hashtext(${`codemode.tools:${tenant}`}))`.pipe(Effect.andThen(putUnlocked(tenant, path, tool))))
+
+      const putUnlocked = Effect.fn("ToolRegistry.put")(function* (tenant: string, path: string, tool: RegisterTool) {
         const clash = yield* sql<{ path: string }>`
           SELECT path FROM tools
           WHERE tenant = ${tenant} AND path <> ${path}
@@ -162,7 +170,8 @@ export class ToolRegistry extends Context.Service<
         return { tools, namespaces }
       })
 
-      return ToolRegistry.of({ put, remove, putNamespace, all, resolve })
+      // Run starts, resumes and takeovers resolve tools: a dropped connection should not fail them.
+      return ToolRegistry.of(retrying({ put, remove, putNamespace, all, resolve }))
     }),
   )
 }

@@ -18,6 +18,7 @@
  * - A replica that shuts down suspends what it can — other replicas continue those runs — and fails the rest
  *   with a clear diagnostic.
  */
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -42,7 +43,7 @@ import { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
 import { hashKey } from "./keys.ts"
 import { ToolRegistry, type Registrations, type ToolRow, type UnknownToolFilter } from "./registry.ts"
-import { RunStore, type CancelledCall, type Control, type RunRow, type TakenOver } from "./store.ts"
+import { isTransient, RunStore, sqlMessage, type CancelledCall, type Control, type RunRow, type TakenOver } from "./store.ts"
 import { Webhooks } from "./webhooks.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -137,6 +138,11 @@ interface Active {
   /** Calls in flight that block a suspend, and the keys of started durable calls waiting for their completion. */
   busy: number
   readonly waiting: Set<string>
+  /**
+   * The durable calls the run waited on when the service decided to suspend it. Stopping the run ends its waits
+   * (emptying `waiting`) before the suspend is saved, and a completion that lands meanwhile must still wake it.
+   */
+  sleepingOn: ReadonlyArray<string>
   /** Bumped on every change of `busy` or `waiting`: an idle timer armed before the change does nothing. */
   generation: number
   /** A checkpoint is being taken, and another was asked for meanwhile. */
@@ -153,6 +159,15 @@ const LOG_FLUSH_MS = 100
 
 const failed = (kind: string, message: string): Result => ({ ok: false, error: { kind, message }, toolCalls: [] })
 
+/**
+ * The background loops (sweep, lease renewal) log whatever one round ends with, defects included, and go on: a
+ * loop that stopped would leave this replica's runs unrenewed and other replicas' runs never taken over.
+ */
+const survive =
+  (what: string) =>
+  <E>(round: Effect.Effect<void, E>): Effect.Effect<void> =>
+    Effect.catchCause(round, (cause) => (Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logWarning(what, cause)))
+
 const describe = (defect: unknown): string => (defect instanceof Error ? defect.message : String(defect))
 
 /** A program that fails at once: what a run becomes when the engine cannot make its program. */
@@ -161,6 +176,9 @@ const failing = (message: string): Program => ({
   suspend: Effect.void,
   checkpoint: Effect.succeed(undefined),
 })
+
+/** An event id or list cursor as the service hands them out: a positive Postgres bigint, in decimal. */
+export const isEventId = (s: string): boolean => /^\d{1,19}$/.test(s) && BigInt(s) <= 9_223_372_036_854_775_807n
 
 /** What makes two `POST /v1/runs` the same request (`wait` only changes how it is answered). */
 export const fingerprint = (request: CreateRun): string =>
@@ -258,6 +276,7 @@ export class Runs extends Context.Service<
                 Effect.suspend(() => {
                   if (active.generation !== generation || active.stop !== undefined || active.finishing) return Effect.void
                   active.suspending = "idle"
+                  active.sleepingOn = [...active.waiting]
                   return active.program.suspend.pipe(
                     Effect.catch((e) =>
                       Effect.sync(() => void (active.suspending = "manual")).pipe(
@@ -355,6 +374,7 @@ export class Runs extends Context.Service<
           suspending: "manual",
           busy: 0,
           waiting: new Set(),
+          sleepingOn: [],
           generation: 0,
           checkpointing: false,
           checkpointAgain: false,
@@ -376,20 +396,29 @@ export class Runs extends Context.Service<
           active.finishing = true
           yield* Fiber.interrupt(logger)
           yield* flushLogs(active)
-          // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended.
+          // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
+          // the database refuses (not a connection failure, which the store tries again) fails the run instead of
+          // leaving it running with nobody executing it.
+          const unstorable = (e: SqlError.SqlError) =>
+            isTransient(e)
+              ? Effect.fail(e)
+              : Effect.logError(`the outcome of run ${row.id} cannot be stored`, e).pipe(
+                  Effect.andThen(store.finish(row.id, me, "failed", failed("ExecutionFailure", `The run ended, but its outcome could not be stored: ${sqlMessage(e)}`))),
+                )
           saved = yield* Effect.uninterruptible(
-            outcome.ok === "suspended"
+            (outcome.ok === "suspended"
               ? store.suspend(
                   row.id,
                   me,
                   outcome.state,
                   active.suspending === "idle"
-                    ? { waiting: [...active.waiting] }
+                    ? { waiting: active.sleepingOn }
                     : active.suspending === "shutdown"
                       ? { waiting: [], wake: true }
                       : undefined,
                 )
-              : store.finish(row.id, me, outcome.ok ? "succeeded" : "failed", outcome),
+              : store.finish(row.id, me, outcome.ok ? "succeeded" : "failed", outcome)
+            ).pipe(Effect.catch(unstorable)),
           )
           if (saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
           else if (outcome.ok === "suspended") metrics.snapshot(outcome.state.length)
@@ -514,7 +543,7 @@ export class Runs extends Context.Service<
           yield* recover(taken)
         }
       }).pipe(
-        Effect.catch((e) => Effect.logWarning("the sweep failed", e)),
+        survive("the sweep failed"),
         Effect.repeat(Schedule.spaced(config.pollMs)),
         Effect.forkScoped,
       )
@@ -569,7 +598,7 @@ export class Runs extends Context.Service<
           }
         }
       }).pipe(
-        Effect.catch((e) => Effect.logWarning("lease renewal failed", e)),
+        survive("lease renewal failed"),
         Effect.repeat(Schedule.spaced(config.pollMs)),
         Effect.forkScoped,
       )
@@ -665,7 +694,12 @@ export class Runs extends Context.Service<
           if (active !== undefined) {
             active.suspending = "manual"
             yield* active.program.suspend
-            return yield* view((yield* Deferred.await(active.done)) ?? (yield* load(tenant, id)))
+            const after = (yield* Deferred.await(active.done)) ?? (yield* load(tenant, id))
+            if (after.status === "suspended") return yield* view(after)
+            // It ended first (returned, or a cancel won), as the remote path answers; or it moved to another replica.
+            if (after.status !== "running") return yield* finished(after, "suspended")
+            if (attempt > 3) return yield* new ControlTimeout({ id, action: "suspend" })
+            continue
           }
           const after = yield* remoteControl(row, "suspend")
           if (after === undefined) continue
@@ -699,7 +733,10 @@ export class Runs extends Context.Service<
             if (active !== undefined) {
               const after = (yield* interrupt(active, "cancel")) ?? (yield* load(tenant, id))
               if (after.status === "succeeded" || after.status === "failed") return yield* finished(after, "cancelled")
-              return yield* view(after)
+              if (after.status === "cancelled") return yield* view(after)
+              // A suspend that was already saving won the race: the next attempt cancels the suspended run.
+              if (attempt > 3) return yield* new ControlTimeout({ id, action: "cancel" })
+              continue
             }
             const orphaned = Effect.gen(function* () {
               const cancelled = yield* store.cancel(tenant, id, "orphaned")
@@ -762,7 +799,7 @@ export class Runs extends Context.Service<
 
       const list = Effect.fn("Runs.list")(function* (tenant: string, options: ListOptions) {
         const limit = options.limit ?? 20
-        if (options.cursor !== undefined && !/^\d{1,19}$/.test(options.cursor)) {
+        if (options.cursor !== undefined && !isEventId(options.cursor)) {
           return yield* new InvalidCursor({ cursor: options.cursor })
         }
         const rows = yield* store.list(tenant, { status: options.status, limit: limit + 1, before: options.cursor })

@@ -9,10 +9,12 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import * as SqlClient from "effect/sql/SqlClient"
-import type * as SqlError from "effect/sql/SqlError"
+import * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import type { BlockingCall, Limits, PendingCall, Result, RunStatus } from "./api.ts"
+import { storable } from "./json-guard.ts"
 
 /** A suspend or cancel request for the replica executing a run, and that replica's answer. */
 export interface Control {
@@ -107,6 +109,64 @@ export interface DurableTiming {
 }
 
 type E<A> = Effect.Effect<A, SqlError.SqlError>
+
+/** The SQLSTATE Postgres answered with, when the error carries one. */
+export const sqlState = (e: SqlError.SqlError): string | undefined => {
+  let cause: unknown = e
+  for (let i = 0; i < 4 && typeof cause === "object" && cause !== null; i++) {
+    const code = (cause as { code?: unknown }).code
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** What Postgres (or the driver) said, rather than the client's generic "Query failed". */
+export const sqlMessage = (e: SqlError.SqlError): string => {
+  const cause = e.cause.cause
+  if (cause instanceof RangeError) return "the data is nested too deeply"
+  return cause instanceof Error ? cause.message : e.message
+}
+
+/**
+ * A failure that says nothing about the statement: the connection broke (a restart, a failover, a killed
+ * backend: class 08 and 57P), a deadlock or a serialization failure. Trying again on a fresh connection may work.
+ */
+export const isTransient = (e: SqlError.SqlError): boolean => {
+  if (e.isRetryable) return true
+  const state = sqlState(e)
+  return state !== undefined && (state.startsWith("08") || state.startsWith("57P"))
+}
+
+/**
+ * Every statement is tried again on a transient failure (about 3 s in all), so a Postgres restart or a killed
+ * connection does not fail the run bookkeeping that happened to use it. Each statement is safe to repeat: the
+ * conditional ones (`WHERE owner = $me AND status = ...`) find nothing to do when the first try had committed,
+ * which the callers already handle as "someone else did it", and the rest write the same values again.
+ */
+const retryTransient = <A>(effect: E<A>): E<A> =>
+  Effect.retry(effect, { schedule: Schedule.exponential("100 millis", 2), times: 5, while: isTransient })
+
+/**
+ * `sql.withTransaction`, with a broken connection a failure: its rollback fails too, which the client raises as a
+ * defect, but it is the same transient failure as any other broken connection (tried again like one).
+ */
+export const transactional =
+  (sql: SqlClient.SqlClient) =>
+  <A, X>(effect: Effect.Effect<A, X>): Effect.Effect<A, X | SqlError.SqlError> =>
+    sql.withTransaction(effect).pipe(Effect.catchDefect((d) => (SqlError.isSqlError(d) ? Effect.fail(d) : Effect.die(d))))
+
+export const retrying = <S extends object>(service: S): S =>
+  Object.fromEntries(
+    Object.entries(service).map(([name, member]) => [
+      name,
+      Effect.isEffect(member)
+        ? retryTransient(member as E<unknown>)
+        : typeof member === "function"
+          ? (...args: Array<unknown>) => retryTransient((member as (...a: Array<unknown>) => E<unknown>)(...args))
+          : member,
+    ]),
+  ) as S
 
 /** The outcome of a call its run's cancel settled. */
 const CANCELLED = { ok: false, error: { kind: "Cancelled", message: "The call ended when its run was cancelled" } }
@@ -217,7 +277,8 @@ export class RunStore extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const pg = yield* PgClient.PgClient
-      const json = (v: unknown) => pg.json(v)
+      const json = (v: unknown) => pg.json(storable(v))
+      const transaction = transactional(sql)
       const lease = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
       const columns = sql.literal(`id, tenant, status, code, limits, tools, result, owner, control, version,
         seq::text AS seq, request_hash, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
@@ -332,7 +393,7 @@ export class RunStore extends Context.Service<
             : auto === undefined || waiting.length === 0
             ? sql`false`
             : sql`EXISTS (SELECT 1 FROM calls WHERE run_id = ${id} AND key IN ${sql.in(waiting)} AND state = 'settled')`
-        const rows = yield* sql<Raw>`
+        const write = sql<Raw>`
           WITH r AS (
             UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, owner = NULL, lease_expires_at = NULL,
               control = NULL, auto_resume = ${auto !== undefined}, wake = ${wake}, version = version + 1, updated_at = now()
@@ -346,6 +407,8 @@ export class RunStore extends Context.Service<
             SELECT id, 'run.suspended', ${json({ owner, bytes: snapshot.length, ...(auto === undefined ? {} : { auto: true }) })} FROM r
           )
           SELECT ${columns} FROM r`
+        // An auto-suspend locks the row before its statement reads the calls (see completeCall).
+        const rows = auto === undefined ? yield* write : yield* transaction(sql`SELECT 1 FROM runs WHERE id = ${id} FOR NO KEY UPDATE`.pipe(Effect.andThen(write)))
         return rows[0] === undefined ? undefined : toRow(rows[0])
       })
 
@@ -559,14 +622,18 @@ export class RunStore extends Context.Service<
         return r === undefined ? undefined : { runId: r.run_id, key: r.key, state: r.state }
       })
 
+      const expiring = sql`state = 'started' AND (deadline_at < now() OR heartbeat_at + heartbeat_ms * interval '1 millisecond' < now())`
       const expireCalls = Effect.gen(function* () {
+        // The runs are locked first, in id order, as completeCall and an auto-suspend lock theirs: a run suspending
+        // while its call times out is woken all the same.
+        yield* sql`SELECT 1 FROM runs WHERE id IN (SELECT run_id FROM calls WHERE ${expiring}) ORDER BY id FOR NO KEY UPDATE`
         const rows = yield* sql<{ run_id: string }>`
           WITH x AS (
             SELECT run_id, key, path,
               CASE WHEN deadline_at < now() THEN 'its job did not complete within the tool''s timeoutMs'
                    ELSE 'its job sent no heartbeat for ' || heartbeat_ms || ' ms' END AS why
             FROM calls
-            WHERE state = 'started' AND (deadline_at < now() OR heartbeat_at + heartbeat_ms * interval '1 millisecond' < now())
+            WHERE ${expiring}
             LIMIT 100 FOR UPDATE SKIP LOCKED
           ), c AS (
             UPDATE calls SET state = 'settled', updated_at = now(),
@@ -581,7 +648,7 @@ export class RunStore extends Context.Service<
           )
           SELECT DISTINCT run_id FROM c`
         return rows.map((r) => r.run_id)
-      }).pipe(Effect.withSpan("RunStore.expireCalls"))
+      }).pipe(transaction, Effect.withSpan("RunStore.expireCalls"))
 
       const callOutcome = Effect.fn("RunStore.callOutcome")(function* (runId: string, key: string) {
         const rows = yield* sql<{ state: string; outcome: unknown }>`
@@ -591,9 +658,12 @@ export class RunStore extends Context.Service<
 
       const completeCall = Effect.fn("RunStore.completeCall")(function* (where: CallWhere, outcome: unknown) {
         const match = callMatch(where)
-        // The run is woken in the same statement: a suspend racing this completion either sees the call settled
-        // (and saves the run already woken) or is seen here as suspended (store.suspend).
-        const done = yield* sql<{ run_id: string; key: string }>`
+        // The run is woken in the same statement. Its row is locked first, as an auto-suspend locks it (`suspend`):
+        // each statement reads with a snapshot taken after the other committed, so a suspend racing this
+        // completion either sees the call settled (and saves the run already woken) or is seen here as suspended.
+        const done = yield* transaction(
+          sql`SELECT 1 FROM runs WHERE id IN (SELECT c.run_id FROM calls c WHERE ${match} AND c.mode = 'durable') FOR NO KEY UPDATE`.pipe(
+            Effect.andThen(sql<{ run_id: string; key: string }>`
           WITH c AS (
             UPDATE calls c SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
             WHERE ${match} AND c.mode = 'durable' AND c.state <> 'settled'
@@ -604,7 +674,9 @@ export class RunStore extends Context.Service<
             INSERT INTO events (run_id, type, data)
             SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(outcome)}::jsonb) FROM c
           )
-          SELECT run_id, key FROM c`
+          SELECT run_id, key FROM c`),
+          ),
+        )
         if (done[0] !== undefined) return { runId: done[0].run_id, key: done[0].key, outcome, completed: true }
         const rows = yield* sql<{ run_id: string; key: string; outcome: unknown }>`
           SELECT c.run_id, c.key, c.outcome FROM calls c WHERE ${match} AND c.mode = 'durable' AND c.state = 'settled'`
@@ -612,7 +684,7 @@ export class RunStore extends Context.Service<
         return r === undefined ? undefined : { runId: r.run_id, key: r.key, outcome: r.outcome, completed: false }
       })
 
-      return RunStore.of({
+      return RunStore.of(retrying({
         callAccepted,
         journal,
         unsafeCalls,
@@ -642,7 +714,7 @@ export class RunStore extends Context.Service<
         callSettled,
         appendEvent,
         appendLogs,
-      })
+      }))
     }),
   )
 }

@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { ServerConfig } from "./config.ts"
+import { deeperThan, MAX_DATA_DEPTH } from "./json-guard.ts"
 import { Metrics } from "./metrics.ts"
 import type { ToolRow } from "./registry.ts"
 import { AddressRefused, check, InvalidAllowList, policy, post, ReplyTooLarge, type Policy } from "./outbound.ts"
@@ -130,6 +131,9 @@ export class Webhooks extends Context.Service<
           }
           if (typeof reply !== "object" || reply === null || Array.isArray(reply)) {
             return yield* fail("InvalidReply", false, `POST ${where} replied ${status} without a JSON object { output }`)
+          }
+          if (deeperThan(reply, MAX_DATA_DEPTH + 1)) {
+            return yield* fail("InvalidReply", false, `POST ${where} replied ${status} with JSON nested deeper than ${MAX_DATA_DEPTH} levels`)
           }
           return reply as { readonly output?: unknown; readonly data?: unknown }
         }).pipe(
