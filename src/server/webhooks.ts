@@ -125,7 +125,8 @@ export class Webhooks extends Context.Service<
           }
           let reply: unknown
           try {
-            reply = text === "" ? undefined : JSON.parse(text)
+            // An empty 2xx (a 204, say) is a tool that returns nothing: `{}`, no output.
+            reply = text === "" ? {} : JSON.parse(text)
           } catch {
             return yield* fail("InvalidReply", false, `POST ${where} replied ${status} with a body that is not JSON: ${snippet(text)}`)
           }

@@ -110,6 +110,11 @@ describe("webhook calls", () => {
     expect((await failure(tool(arr.url))).message).toContain("without a JSON object { output }")
   })
 
+  it("takes an empty 2xx reply (a 204) as a call that returns nothing", async () => {
+    const empty = await receiver(() => ({ status: 204, body: "" }))
+    expect(await call(tool(empty.url))).toStrictEqual({ _tag: "Success", success: undefined })
+  })
+
   it("gives up after the retries and reports the last failure", async () => {
     const r = await receiver(() => ({ status: 502, body: "bad gateway" }))
     const e = await failure(tool(r.url, { mode: "idempotent" }))
