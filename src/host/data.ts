@@ -2,11 +2,12 @@
  * The data boundary. Values cross between the sandbox and the host only as copies of plain JSON data
  * (spec: "arguments come in as copies, results go out as copies"): `toData` copies a sandbox value out following
  * JSON serialization semantics, `fromData` builds fresh sandbox objects from host data. Both stop at 32 nested
- * levels. Nothing here runs user code: accessors and user-defined `toJSON` methods are not invoked at the
- * boundary (NON-SPEC: JSON.stringify would call them); Date values serialize through their time value as
- * `toJSON` would.
+ * levels and, measured as JSON text, at the longest string a program can build (`DataBudget`). Nothing here runs user
+ * code: accessors and user-defined `toJSON` methods are not invoked at the boundary (NON-SPEC: JSON.stringify would
+ * call them); Date values serialize through their time value as `toJSON` would.
  */
 import { ArrayObject } from "../runtime/array-object.ts"
+import { Caps } from "../runtime/caps.ts"
 import { JSObject } from "../runtime/object.ts"
 import { PrimitiveWrapper } from "../runtime/primitive-wrapper.ts"
 import { Property } from "../runtime/property.ts"
@@ -28,16 +29,75 @@ export class DataError {
   }
 }
 
+/**
+ * How much JSON text a copy may still amount to. Shared references are copied apart, so a program's small graph
+ * (`x = { a: x, b: x }`, forty times) can stand for more data than any host could hold; and a sparse array's
+ * `length` can be 2^32 - 1. Every copy across the boundary pays for its JSON text as it goes (generously: numbers and
+ * escapes at their longest) and stops at the longest string a program can build, so it is refused in time
+ * proportional to that cap, never to the size it claims.
+ */
+export class DataBudget {
+  private remaining: number = Caps.maxStringLength
+  spend(chars: number): void {
+    this.remaining -= chars
+    if (this.remaining < 0) throw new DataError(`Data is larger than ${Caps.maxStringLength} characters of JSON (an object or array counts ${CONTAINER_COST})`)
+  }
+  /**
+   * An array or object of `n` entries: each entry costs at least two characters (`0,`), paid before copying them,
+   * and the container itself what copying it costs the host rather than its two brackets — so a graph of shared
+   * objects is refused after at most a million copies, in about a second.
+   */
+  entries(n: number): void {
+    if (n * 2 > this.remaining) this.spend(n * 2)
+    this.spend(CONTAINER_COST)
+  }
+  string(s: string): void {
+    this.spend(s.length + 2)
+    // An escaped character takes up to six.
+    if (NEEDS_ESCAPE.test(s)) this.spend(5 * countEscapes(s))
+  }
+  number(n: number): void {
+    this.spend(Number.isSafeInteger(n) && Math.abs(n) < 1e9 ? 11 : 24)
+  }
+}
+
+const CONTAINER_COST = 128
+
+/** What JSON.stringify escapes: control characters, `"`, `\\`, and lone surrogates. */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+const countEscapes = (s: string): number => {
+  let n = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 0x20 || c === 0x22 || c === 0x5c) n++
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
+    else if (c >= 0xd800 && c <= 0xdfff) n++
+  }
+  return n
+}
+
 /** Copies a sandbox value out as JSON data; `undefined` means "no JSON representation" (as JSON.stringify). */
-export const toData = (v: Value, depth = 0, seen: Set<JSObject> = new Set()): DataValue | undefined => {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v
-  if (typeof v === "number") return Number.isFinite(v) ? (Object.is(v, -0) ? 0 : v) : null
+export const toData = (v: Value, depth = 0, seen: Set<JSObject> = new Set(), budget: DataBudget = new DataBudget()): DataValue | undefined => {
+  if (v === null || typeof v === "boolean") {
+    budget.spend(5)
+    return v
+  }
+  if (typeof v === "string") {
+    budget.string(v)
+    return v
+  }
+  if (typeof v === "number") {
+    budget.number(v)
+    return Number.isFinite(v) ? (Object.is(v, -0) ? 0 : v) : null
+  }
   if (v === undefined || v instanceof SymbolValue) return undefined
   if (typeof v === "bigint") throw new DataError("BigInt values cannot be serialized")
   if (v.isCallable()) return undefined
-  if (v instanceof PrimitiveWrapper) return v.kind === "Symbol" ? undefined : toData(v.primitive, depth, seen)
+  if (v instanceof PrimitiveWrapper) return v.kind === "Symbol" ? undefined : toData(v.primitive, depth, seen, budget)
   if (v.kind === "Date") {
     const t = (v as JSObject & { dateValue?: number }).dateValue
+    budget.spend(30)
     return typeof t === "number" && Number.isFinite(t) ? new Date(t).toISOString() : null
   }
   if (depth >= MAX_DEPTH) throw new DataError(`Data is nested deeper than ${MAX_DEPTH} levels`)
@@ -45,21 +105,26 @@ export const toData = (v: Value, depth = 0, seen: Set<JSObject> = new Set()): Da
   seen.add(v)
   try {
     if (v instanceof ArrayObject) {
+      budget.entries(v.length)
       const out: DataValue[] = []
       for (let i = 0; i < v.length; i++) {
         const own = v.getOwnElement(i)
         const item = own === undefined ? v.lookup(String(i))?.value : own === EMPTY ? v.proto?.lookup(String(i))?.value : own
-        out.push(toData(item as Value, depth + 1, seen) ?? null)
+        out.push(toData(item as Value, depth + 1, seen, budget) ?? null)
       }
       return out
     }
     const out: Record<string, DataValue> = {}
-    for (const key of v.OwnPropertyKeys()) {
+    const keys = v.OwnPropertyKeys()
+    budget.entries(keys.length)
+    for (const key of keys) {
       if (typeof key !== "string") continue
       const p = v.GetOwnProperty(key)
       if (p === undefined || !p.enumerable || p.accessor) continue
-      const item = toData(p.value, depth + 1, seen)
-      if (item !== undefined) setData(out, key, item)
+      const item = toData(p.value, depth + 1, seen, budget)
+      if (item === undefined) continue
+      budget.string(key)
+      setData(out, key, item)
     }
     return out
   } finally {
@@ -78,16 +143,32 @@ const setData = (out: Record<string, DataValue>, key: string, value: DataValue):
  * is honoured (a Date becomes its ISO string, a class instance its own enumerable fields), functions, symbols and
  * `undefined` are left out of objects and become `null` in arrays, non-finite numbers become `null`. What JSON would
  * silently turn into `{}` but is clearly not data (Map, Set, Promise, binary buffers) and what it cannot represent
- * (BigInt, cycles, more than 32 levels) is refused with a DataError. `undefined` means "no value".
+ * (BigInt, cycles, more than 32 levels, more than `DataBudget` allows) is refused with a DataError. A `toJSON` that
+ * returns another object counts as a level, so one returning a fresh object every time ends. `undefined` means
+ * "no value".
  */
-export const hostToData = (v: unknown, depth = 0, seen: Set<object> = new Set(), key = ""): DataValue | undefined => {
-  if (v === null || typeof v === "boolean" || typeof v === "string") return v
-  if (typeof v === "number") return Number.isFinite(v) ? (Object.is(v, -0) ? 0 : v) : null
+export const hostToData = (v: unknown, depth = 0, seen: Set<object> = new Set(), key = "", budget: DataBudget = new DataBudget()): DataValue | undefined => {
+  if (v === null || typeof v === "boolean") {
+    budget.spend(5)
+    return v
+  }
+  if (typeof v === "string") {
+    budget.string(v)
+    return v
+  }
+  if (typeof v === "number") {
+    budget.number(v)
+    return Number.isFinite(v) ? (Object.is(v, -0) ? 0 : v) : null
+  }
   if (v === undefined || typeof v === "function" || typeof v === "symbol") return undefined
   if (typeof v === "bigint") throw new DataError("BigInt values cannot be serialized")
   const o = v as object
   const toJSON = (o as { toJSON?: unknown }).toJSON
-  if (typeof toJSON === "function") return hostToData(toJSON.call(o, key), depth, seen, key)
+  if (typeof toJSON === "function") {
+    const replaced: unknown = toJSON.call(o, key)
+    if (typeof replaced === "object" && replaced !== null && depth >= MAX_DEPTH) throw new DataError(`Data is nested deeper than ${MAX_DEPTH} levels`)
+    return hostToData(replaced, typeof replaced === "object" && replaced !== null ? depth + 1 : depth, seen, key, budget)
+  }
   if (o instanceof Map || o instanceof Set || o instanceof WeakMap || o instanceof WeakSet || o instanceof Promise || o instanceof ArrayBuffer || ArrayBuffer.isView(o)) {
     throw new DataError(`A ${o.constructor.name} is not plain data`)
   }
@@ -95,11 +176,21 @@ export const hostToData = (v: unknown, depth = 0, seen: Set<object> = new Set(),
   if (seen.has(o)) throw new DataError("Data contains a circular reference")
   seen.add(o)
   try {
-    if (Array.isArray(o)) return o.map((x, i) => hostToData(x, depth + 1, seen, String(i)) ?? null)
+    if (Array.isArray(o)) {
+      const n = o.length
+      budget.entries(n)
+      const out: DataValue[] = []
+      for (let i = 0; i < n; i++) out.push(hostToData(o[i], depth + 1, seen, String(i), budget) ?? null)
+      return out
+    }
+    const keys = Object.keys(o)
+    budget.entries(keys.length)
     const out: Record<string, DataValue> = {}
-    for (const k of Object.keys(o)) {
-      const item = hostToData((o as Record<string, unknown>)[k], depth + 1, seen, k)
-      if (item !== undefined) setData(out, k, item)
+    for (const k of keys) {
+      const item = hostToData((o as Record<string, unknown>)[k], depth + 1, seen, k, budget)
+      if (item === undefined) continue
+      budget.string(k)
+      setData(out, k, item)
     }
     return out
   } finally {

@@ -13,7 +13,8 @@
  *   offers what the host object offered (an error keeps the sandbox's own prototype methods). A function anywhere in a result becomes a sandbox function that calls it (the value holding
  *   it is kept host side, by the id of the call that returned it: sandbox-extensions.ts); a Promise inside a
  *   result, a WeakMap and the like cannot be copied. Cycles are refused and shared references copied apart, as for
- *   tools; nesting is limited to 32 levels.
+ *   tools; nesting is limited to 32 levels, and size to what `DataBudget` allows (arguments keep shared references,
+ *   so only their arrays' and objects' entries count: a sparse array's `length` cannot make the host loop).
  *
  * A result is first put in a wire form that is JSON (`Wire`), because an asynchronous call's outcome waits in the
  * run's inbox, which a suspended run saves. The same form carries the plain data of extension `snapshot` hooks
@@ -39,7 +40,7 @@ import {
 import { DateObject } from "../intrinsics/date.ts"
 import { MapObject, SetObject } from "../intrinsics/map-set.ts"
 import { RegExpCreateLiteral, RegExpObject } from "../intrinsics/regexp.ts"
-import { DataError, MAX_DEPTH, type DataValue } from "./data.ts"
+import { DataBudget, DataError, MAX_DEPTH, type DataValue } from "./data.ts"
 import { isAsyncFunction } from "./extension.ts"
 
 /** A value in transit from the host to a program: JSON, with tagged arrays for everything JSON lacks. */
@@ -72,7 +73,7 @@ const accessText = (key: string): string => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.
 // Sandbox -> host (arguments)
 
 /** A fresh host copy of a sandbox value; DataError for what cannot cross. Runs no program code. */
-export const toHost = (v: Value, depth = 0, seen: Map<JSObject, unknown> = new Map()): unknown => {
+export const toHost = (v: Value, depth = 0, seen: Map<JSObject, unknown> = new Map(), budget: DataBudget = new DataBudget()): unknown => {
   if (!(v instanceof JSObject)) {
     if (v instanceof SymbolValue) throw new DataError("a Symbol cannot be passed to the host")
     return v
@@ -99,12 +100,18 @@ export const toHost = (v: Value, depth = 0, seen: Map<JSObject, unknown> = new M
   }
   if (v instanceof MapObject) {
     const out = remember(seen, v, new Map())
-    for (const k of v.liveKeys()) out.set(toHost(k, depth + 1, seen), toHost(v.get(k), depth + 1, seen))
+    for (const k of v.liveKeys()) {
+      budget.entries(1)
+      out.set(toHost(k, depth + 1, seen, budget), toHost(v.get(k), depth + 1, seen, budget))
+    }
     return out
   }
   if (v instanceof SetObject) {
     const out = remember(seen, v, new Set())
-    for (const k of v.liveKeys()) out.add(toHost(k, depth + 1, seen))
+    for (const k of v.liveKeys()) {
+      budget.entries(1)
+      out.add(toHost(k, depth + 1, seen, budget))
+    }
     return out
   }
   if (v instanceof ErrorObject) {
@@ -112,21 +119,22 @@ export const toHost = (v: Value, depth = 0, seen: Map<JSObject, unknown> = new M
     const message = dataOf(v, "message")
     const out = remember(seen, v, new Error(typeof message === "string" ? message : ""))
     if (typeof name === "string" && name !== "Error") out.name = name
-    copyOwn(v, out as unknown as Record<string, unknown>, depth, seen, new Set(["message", "stack"]))
+    copyOwn(v, out as unknown as Record<string, unknown>, depth, seen, budget, new Set(["message", "stack"]))
     return out
   }
   if (v instanceof ArrayObject) {
     const out: unknown[] = remember(seen, v, [])
+    budget.entries(v.length)
     for (let i = 0; i < v.length; i++) {
       const own = v.getOwnElement(i)
       const item = own === undefined ? v.lookup(String(i))?.value : own === EMPTY ? undefined : own
-      out.push(toHost(item as Value, depth + 1, seen))
+      out.push(toHost(item as Value, depth + 1, seen, budget))
     }
     return out
   }
   if (v.kind !== "Object") throw new DataError(`${v.kind === "Function" ? "a function" : `a ${v.kind}`} cannot be passed to the host`)
   const out = remember(seen, v, {} as Record<string, unknown>)
-  copyOwn(v, out, depth, seen, new Set())
+  copyOwn(v, out, depth, seen, budget, new Set())
   return out
 }
 
@@ -141,12 +149,14 @@ const dataOf = (o: JSObject, key: string): Value => {
 }
 
 /** The own enumerable string-keyed data properties (accessors are not run, as for tools' data). */
-const copyOwn = (v: JSObject, out: Record<string, unknown>, depth: number, seen: Map<JSObject, unknown>, skip: ReadonlySet<string>): void => {
-  for (const key of v.OwnPropertyKeys()) {
+const copyOwn = (v: JSObject, out: Record<string, unknown>, depth: number, seen: Map<JSObject, unknown>, budget: DataBudget, skip: ReadonlySet<string>): void => {
+  const keys = v.OwnPropertyKeys()
+  budget.entries(keys.length)
+  for (const key of keys) {
     if (typeof key !== "string" || skip.has(key)) continue
     const p = v.GetOwnProperty(key)
     if (p === undefined || !p.enumerable || p.accessor) continue
-    Object.defineProperty(out, key, { value: toHost(p.value, depth + 1, seen), writable: true, enumerable: true, configurable: true })
+    Object.defineProperty(out, key, { value: toHost(p.value, depth + 1, seen, budget), writable: true, enumerable: true, configurable: true })
   }
 }
 
@@ -172,17 +182,31 @@ const ENTRY = "\u0000entry"
  */
 export const toWire = (ctx: WireContext, v: unknown, base: ReadonlyArray<string> = []): Wire => {
   const seen = new Set<object>()
+  const budget = new DataBudget()
   const go = (x: unknown, path: ReadonlyArray<string>, depth: number): Wire => {
-    if (x === null || typeof x === "boolean" || typeof x === "string") return x
-    if (typeof x === "number") return numberWire(x)
+    if (typeof x === "string") {
+      budget.string(x)
+      return x
+    }
+    if (typeof x === "number") {
+      budget.number(x)
+      return numberWire(x)
+    }
+    budget.spend(8)
+    if (x === null || typeof x === "boolean") return x
     if (x === undefined || typeof x === "symbol") return ["u"]
-    if (typeof x === "bigint") return ["b", x.toString()]
+    if (typeof x === "bigint") {
+      const digits = x.toString()
+      budget.spend(digits.length)
+      return ["b", digits]
+    }
     if (typeof x === "function") {
       if (path.includes(ENTRY)) throw new DataError("A function inside a Map or a Set cannot be copied")
       ctx.holdsFunctions = true
       const hookName = ctx.prefix + path.slice(base.length).map(accessText).join("")
-      const name = path.length === 0 ? (typeof x.name === "string" ? x.name : "") : path[path.length - 1]!
-      return ["f", ctx.extension, ctx.valueId, [...path], isAsyncFunction(x), hookName, name, typeof x.length === "number" ? x.length : 0]
+      const own = path.length === 0 ? read(x, "name") : path[path.length - 1]!
+      const length = read(x, "length")
+      return ["f", ctx.extension, ctx.valueId, [...path], isAsyncFunction(x), hookName, typeof own === "string" ? own : "", typeof length === "number" ? length : 0]
     }
     const o = x as object
     if (depth >= MAX_DEPTH) throw new DataError(`Data is nested deeper than ${MAX_DEPTH} levels`)
@@ -198,14 +222,15 @@ export const toWire = (ctx: WireContext, v: unknown, base: ReadonlyArray<string>
     const child = (key: string, value: unknown): Wire => go(value, [...path, key], depth + 1)
     if (o instanceof Date) return ["d", numberWire(o.getTime())]
     if (o instanceof RegExp) return ["r", o.source, o.flags]
-    if (o instanceof ArrayBuffer) return ["ab", base64(new Uint8Array(o))]
+    if (o instanceof ArrayBuffer) return ["ab", bytesWire(new Uint8Array(o))]
     if (ArrayBuffer.isView(o)) {
       if (o instanceof DataView) throw new DataError("A DataView is not supported")
       const name = typedArrayNameOf(o)
-      return ["t", name, base64(new Uint8Array(o.buffer, o.byteOffset, o.byteLength))]
+      return ["t", name, bytesWire(new Uint8Array(o.buffer, o.byteOffset, o.byteLength))]
     }
     if (o instanceof Map) {
       const out: Wire[] = ["m"]
+      budget.entries(o.size * 2)
       for (const [k, x] of o) {
         out.push(child(ENTRY, k), child(ENTRY, x))
       }
@@ -213,6 +238,7 @@ export const toWire = (ctx: WireContext, v: unknown, base: ReadonlyArray<string>
     }
     if (o instanceof Set) {
       const out: Wire[] = ["s"]
+      budget.entries(o.size)
       for (const k of o) out.push(child(ENTRY, k))
       return out
     }
@@ -221,13 +247,16 @@ export const toWire = (ctx: WireContext, v: unknown, base: ReadonlyArray<string>
     }
     if (Array.isArray(o)) {
       const out: Wire[] = ["a"]
-      for (let i = 0; i < o.length; i++) out.push(child(String(i), o[i]))
+      const n = o.length
+      budget.entries(n)
+      for (let i = 0; i < n; i++) out.push(child(String(i), o[i]))
       return out
     }
     if (o instanceof Error) {
-      const name = typeof o.name === "string" ? o.name : "Error"
-      const message = typeof o.message === "string" ? o.message : ""
-      return ["e", name, message, membersWire(o, child, new Set(["name", "message", "stack"]), false)]
+      const name = read(o, "name")
+      const message = read(o, "message")
+      budget.spend((typeof name === "string" ? name.length : 0) + (typeof message === "string" ? message.length : 0))
+      return ["e", typeof name === "string" ? name : "Error", typeof message === "string" ? message : "", membersWire(o, child, new Set(["name", "message", "stack"]), false)]
     }
     return membersWire(o, child, new Set(), true)
   }
@@ -236,9 +265,12 @@ export const toWire = (ctx: WireContext, v: unknown, base: ReadonlyArray<string>
     const shown: Wire[] = []
     const hidden: Wire[] = []
     const keys = new Set<string>(skip)
-    for (const key of Object.keys(o)) {
+    const own = Object.keys(o)
+    budget.entries(own.length)
+    for (const key of own) {
       keys.add(key)
       const value = read(o, key)
+      budget.string(key)
       if (value !== NO_VALUE) shown.push(key, child(key, value))
     }
     // A class instance offers its prototypes' methods and getters too; the copy offers them as hidden properties.
@@ -249,10 +281,15 @@ export const toWire = (ctx: WireContext, v: unknown, base: ReadonlyArray<string>
         const desc = Object.getOwnPropertyDescriptor(proto, key)!
         if (desc.get === undefined && typeof desc.value !== "function") continue
         const value = read(o, key)
+        budget.string(key)
         if (value !== NO_VALUE) hidden.push(key, child(key, value))
       }
     }
     return ["o", shown, hidden]
+  }
+  const bytesWire = (bytes: Uint8Array): string => {
+    budget.spend(Math.ceil(bytes.byteLength / 3) * 4)
+    return base64(bytes)
   }
   return go(v, base, 0)
 }
@@ -299,13 +336,15 @@ export const fromWire = (realm: Realm, w: Wire, makeFunction: (ref: FunctionRef)
     case "n":
       return specialNumber(rest[0])
     case "b":
-      return BigInt(String(rest[0]))
+      if (typeof rest[0] !== "string" || !/^-?\d+$/.test(rest[0])) throw new DataError("malformed BigInt")
+      return BigInt(rest[0])
     case "a":
       return new ArrayObject(realm.ArrayPrototype, rest.map(go))
     case "o":
       return objectOf(realm, rest[0], rest[1], go)
     case "f": {
       const [extension, valueId, path, async, hookName, name, length] = rest
+      if (!Array.isArray(path) || !Number.isSafeInteger(valueId) || !Number.isFinite(length)) throw new DataError("malformed function")
       return makeFunction({
         extension: String(extension),
         valueId: Number(valueId),
@@ -327,6 +366,7 @@ export const fromWire = (realm: Realm, w: Wire, makeFunction: (ref: FunctionRef)
       const info = ElementInfoOf.get(name)
       if (info === undefined) throw new DataError("malformed typed array")
       const buffer = CreateArrayBufferFromBytes(realm, fromBase64(String(rest[1])))
+      if (buffer.data!.length % info.size !== 0) throw new DataError("malformed typed array")
       return new TypedArrayObject(realm.intrinsic(`%${name}.prototype%`), name, buffer, 0, buffer.data!.length / info.size)
     }
     case "m": {

@@ -75,11 +75,13 @@ export const runLoop = <R>(ctx: RunContext<R>): Effect.Effect<Result, never, R> 
     const started = yield* Clock.currentTimeMillis
     const deadline = limits.timeoutMs === undefined ? undefined : started + limits.timeoutMs
     ctx.extensions.services = (yield* Effect.context<never>()) as Context.Context<unknown>
-    if (deadline !== undefined && "interruptCheck" in engine) {
+    if (deadline !== undefined) {
       const clock = yield* Clock.clockWith(Effect.succeed)
-      engine.interruptCheck = () => {
+      const interrupt = () => {
         if (clock.currentTimeMillisUnsafe() >= deadline) throw new Termination({ kind: "TimeoutExceeded" })
       }
+      realm.host.interrupt = interrupt
+      if ("interruptCheck" in engine) engine.interruptCheck = interrupt
     }
 
     const deliver = (d: Delivery): Ending | undefined => {

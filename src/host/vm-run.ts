@@ -107,6 +107,9 @@ export const runSession = (
     const limits = s.limits
     const deadline = limits.timeoutMs === undefined ? undefined : startedAt + Math.max(0, limits.timeoutMs - s.activeMs)
     const activeMs = (): number => s.activeMs + (now() - startedAt)
+    const interrupt = (): void => {
+      if (deadline !== undefined && now() >= deadline) throw new Termination({ kind: "TimeoutExceeded" })
+    }
     let slicesSinceTrip = 0
     let tripGap = 1
     let tripMs = 0
@@ -223,6 +226,8 @@ export const runSession = (
         const suspending = requests.length > 0
         const sliceStart = ctx.roundtrip ? performance.now() : 0
         let status: EngineStatus
+        // Set before every slice: a round trip gives the session a new realm.
+        s.realm.host.interrupt = interrupt
         try {
           status = s.vm.run(suspending ? SUSPEND_SLICE_STEPS : ctx.roundtrip ? ROUNDTRIP_SLICE_STEPS : ctx.sliceSteps, suspending || ctx.roundtrip)
         } catch (e) {

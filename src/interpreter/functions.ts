@@ -13,6 +13,7 @@
 import type { ESTree } from "meriyah"
 import type { FunctionInfo, Scope } from "../language/scope.ts"
 import { calleeText, fieldInitializerName, type SourceRange } from "../language/static-semantics.ts"
+import { PollStringWork } from "../runtime/interrupt.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { CreateArgumentsObject, CreateGeneratorObject, MakeFunction } from "../runtime/function-create.ts"
 import { IsCallable, NativeFunction, type ScriptFunction } from "../runtime/function-object.ts"
@@ -227,6 +228,7 @@ export function* CallFunction(a: Activation, f: Value, thisArg: Value, args: Rea
   a.m.steps--
   if (f instanceof NativeFunction && !f.isTaskImpl) {
     const r = f.impl(a.realm, thisArg, args, undefined, f)
+    PollStringWork(a.realm, thisArg, args[0], r)
     if (isHostObject(r)) return yield* slow(r as Task<Value>)
     return r as Value
   }

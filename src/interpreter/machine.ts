@@ -415,9 +415,13 @@ export class Machine {
     switch (req.kind) {
       case "task":
         return this.slowFrom(req.task as Task<Value>, { done: false, value: req.first })
+      // A call is a step, of a built-in too: a Task calling built-ins in a loop (`new Set(a)` adding each element)
+      // must reach the time check as the VM's frames do.
       case "call":
+        if (--this.steps <= 0) this.poll()
         return this.callSync(req.f, req.thisArg, req.args, undefined)
       case "construct":
+        if (--this.steps <= 0) this.poll()
         return this.callSync(req.f, undefined, req.args, req.newTarget)
       case "generatorResume": {
         const gen = req.generator as GeneratorObject

@@ -16,6 +16,7 @@ import { forEachChild } from "../language/walk.ts"
 import { calleeText, disposalOf, fieldInitializerName, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
+import { PollStringWork } from "../runtime/interrupt.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToNumeric, ToPropertyKey, ToString, ToStringPrimitive, TypeOf } from "../runtime/conversions.ts"
 import { MakeFunction } from "../runtime/function-create.ts"
@@ -200,6 +201,7 @@ export const callValue = (a: Activation, f: Value, thisArg: Value, args: Readonl
   m.steps--
   if (f instanceof NativeFunction && !f.isTaskImpl) {
     const r = f.impl(a.realm, thisArg, args, undefined, f)
+    PollStringWork(a.realm, thisArg, args[0], r)
     return isHostObject(r) ? m.runTask(r as Task<Value>) : (r as Value)
   }
   if (!IsCallable(f)) throwTypeError(`${typeof callee === "string" ? callee : calleeText(callee)} is not a function`)

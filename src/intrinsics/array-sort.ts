@@ -12,6 +12,7 @@
  * runs without TimSort's galloping, which changes the call sequence but not the result of a consistent order.
  */
 import { Caps, checkArrayStorage } from "../runtime/caps.ts"
+import { PollInterrupt } from "../runtime/interrupt.ts"
 import { throwTypeError } from "../runtime/completion.ts"
 import { ToNumber, ToString } from "../runtime/conversions.ts"
 import { IsCallable } from "../runtime/function-object.ts"
@@ -40,6 +41,7 @@ export function* SortIndexedProperties(
 ): Task<Value[]> {
   const items: Value[] = []
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     let v = peekIdx(obj, k)
     if (v === SLOW) v = holes === "skip-holes" ? yield* GetPresent(obj, k) : yield* GetIdx(obj, k)
     if (v === EMPTY) {

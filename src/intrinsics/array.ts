@@ -26,6 +26,7 @@
  */
 import { ArrayObject } from "../runtime/array-object.ts"
 import { Caps, checkArrayStorage, checkStringLength } from "../runtime/caps.ts"
+import { PollInterrupt } from "../runtime/interrupt.ts"
 import { defineAccessors, defineConstructor, defineMethods } from "../runtime/builtin.ts"
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import { IsStrictlyEqual, SameValueZero } from "../runtime/comparison.ts"
@@ -161,6 +162,7 @@ function* Array_of(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Ta
   const len = args.length
   const A = IsConstructor(thisArg) ? yield* Construct(thisArg, [len]) : ArrayCreate(realm, len)
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     if (!A.DefineOwnProperty(String(k), { value: args[k], writable: true, enumerable: true, configurable: true })) {
       throwTypeError(`Cannot define property ${k}, object is not extensible`)
     }
@@ -186,6 +188,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
     // elements (or code points) directly is the same walk without the iterator result objects.
     if (items instanceof ArrayObject && usingIterator === realm.intrinsic("%Array.prototype.values%") && builtinNext(realm, "%ArrayIteratorPrototype%")) {
       for (let k = 0; k < items.length; k++) {
+        PollInterrupt(realm)
         let v = peekIdx(items, k)
         v = v === SLOW ? yield* GetIdx(items, k) : v === EMPTY ? undefined : v
         CreateIdx(A, k, mapping ? yield callRequest(mapper, thisArgument, [v, k]) : v)
@@ -204,6 +207,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
     }
     const iteratorRecord = yield* GetIteratorFromMethod(realm, items, usingIterator)
     for (let k = 0; ; k++) {
+      PollInterrupt(realm)
       if (k >= MAX_SAFE_INTEGER) {
         yield* closingOnThrow(realm, iteratorRecord, (function* (): Task<never> { return throwTypeError("Invalid array length") })())
       }
@@ -223,6 +227,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
   const A = IsConstructor(C) ? yield* Construct(C, [len]) : ArrayCreate(realm, len)
   if (A instanceof ArrayObject && len > Caps.maxArrayStorage) checkArrayStorage(len)
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     let kValue = peekIdx(arrayLike, k)
     kValue = kValue === SLOW ? yield* GetIdx(arrayLike, k) : kValue === EMPTY ? undefined : kValue
     CreateIdx(A, k, mapping ? yield callRequest(mapper, thisArgument, [kValue, k]) : kValue)
@@ -272,6 +277,7 @@ function* ArrayProto_includes(realm: Realm, thisArg: Value, args: ReadonlyArray<
   let k = n === -Infinity ? 0 : n >= 0 ? n : Math.max(len + n, 0)
   const search = args[0]
   for (; k < len; k++) {
+    PollInterrupt(realm)
     // Holes read as undefined (no HasProperty): jump over them only when undefined is not what is searched.
     if (search !== undefined) {
       const next = nextPresentIndex(O, k, len)
@@ -295,6 +301,7 @@ function* ArrayProto_indexOf(realm: Realm, thisArg: Value, args: ReadonlyArray<V
   let k = n === -Infinity ? 0 : n >= 0 ? n : Math.max(len + n, 0)
   const search = args[0]
   for (; k < len; k++) {
+    PollInterrupt(realm)
     let v = peekIdx(O, k)
     if (v === SLOW) v = yield* GetPresent(O, k)
     if (v === EMPTY) {
@@ -316,6 +323,7 @@ function* ArrayProto_lastIndexOf(realm: Realm, thisArg: Value, args: ReadonlyArr
   let k = n >= 0 ? Math.min(n, len - 1) : len + n
   const search = args[0]
   for (; k >= 0; k--) {
+    PollInterrupt(realm)
     let v = peekIdx(O, k)
     if (v === SLOW) v = yield* GetPresent(O, k)
     if (v === EMPTY) {
@@ -341,6 +349,7 @@ function* FindViaPredicate(
   const predicate = requireCallback(args[0])
   const thisArgument = args[1]
   for (let i = 0; i < len; i++) {
+    PollInterrupt(realm)
     const k = direction === "ascending" ? i : len - 1 - i
     let kValue = peekIdx(O, k)
     kValue = kValue === SLOW ? yield* GetIdx(O, k) : kValue === EMPTY ? undefined : kValue
@@ -369,6 +378,7 @@ function* ArrayProto_forEach(realm: Realm, thisArg: Value, args: ReadonlyArray<V
   const callback = requireCallback(args[0])
   const thisArgument = args[1]
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     let kValue = peekIdx(O, k)
     if (kValue === SLOW) kValue = yield* GetPresent(O, k)
     if (kValue === EMPTY) {
@@ -388,6 +398,7 @@ function* SomeEvery(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, me
   const thisArgument = args[1]
   const stopOn = method === "some"
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     let kValue = peekIdx(O, k)
     if (kValue === SLOW) kValue = yield* GetPresent(O, k)
     if (kValue === EMPTY) {
@@ -412,6 +423,7 @@ function* ArrayProto_map(realm: Realm, thisArg: Value, args: ReadonlyArray<Value
   const thisArgument = args[1]
   const A = yield* ArraySpeciesCreate(realm, O, len)
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     let kValue = peekIdx(O, k)
     if (kValue === SLOW) kValue = yield* GetPresent(O, k)
     if (kValue === EMPTY) {
@@ -432,6 +444,7 @@ function* ArrayProto_filter(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   const A = yield* ArraySpeciesCreate(realm, O, 0)
   let to = 0
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     let kValue = peekIdx(O, k)
     if (kValue === SLOW) kValue = yield* GetPresent(O, k)
     if (kValue === EMPTY) {
@@ -456,6 +469,7 @@ function* Reduce(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, metho
   let accumulator: Value = args[1]
   let haveAccumulator = args.length >= 2
   while (right ? k >= 0 : k < len) {
+    PollInterrupt(realm)
     let kValue = peekIdx(O, k)
     if (kValue === SLOW) kValue = yield* GetPresent(O, k)
     if (kValue === EMPTY) {
@@ -493,6 +507,7 @@ function* FlattenIntoArray(
 ): Task<number> {
   let targetIndex = start
   for (let sourceIndex = 0; sourceIndex < sourceLen; sourceIndex++) {
+    PollInterrupt(realm)
     let element = peekIdx(source, sourceIndex)
     if (element === SLOW) element = yield* GetPresent(source, sourceIndex)
     if (element === EMPTY) {
@@ -551,6 +566,7 @@ function* ArrayProto_concat(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
       const len = yield* LengthOfArrayLike(realm, obj)
       if (n + len > MAX_SAFE_INTEGER) return throwTypeError("Invalid array length")
       for (let k = 0; k < len; k++) {
+        PollInterrupt(realm)
         let v = peekIdx(obj, k)
         if (v === SLOW) v = yield* GetPresent(obj, k)
         if (v === EMPTY) {
@@ -582,6 +598,7 @@ function* ArrayProto_slice(realm: Realm, thisArg: Value, args: ReadonlyArray<Val
   const A = yield* ArraySpeciesCreate(realm, O, count)
   let n = 0
   for (let k = k0; k < final; k++, n++) {
+    PollInterrupt(realm)
     let v = peekIdx(O, k)
     if (v === SLOW) v = yield* GetPresent(O, k)
     if (v === EMPTY) {
@@ -603,6 +620,7 @@ function* ArrayProto_toReversed(realm: Realm, thisArg: Value): Task<Value> {
   const A = ArrayCreate(realm, len)
   checkArrayStorage(len)
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     const v = peekIdx(O, len - k - 1)
     CreateIdx(A, k, v === SLOW ? yield* GetIdx(O, len - k - 1) : v === EMPTY ? undefined : v)
   }
@@ -619,6 +637,7 @@ function* ArrayProto_with(realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
   const A = ArrayCreate(realm, len)
   checkArrayStorage(len)
   for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
     const v = k === actualIndex ? args[1] : peekIdx(O, k)
     CreateIdx(A, k, v === SLOW ? yield* GetIdx(O, k) : v === EMPTY ? undefined : v)
   }
@@ -646,11 +665,13 @@ function* ArrayProto_toSpliced(realm: Realm, thisArg: Value, args: ReadonlyArray
   let i = 0
   let r = actualStart + actualSkipCount
   for (; i < actualStart; i++) {
+    PollInterrupt(realm)
     const v = peekIdx(O, i)
     CreateIdx(A, i, v === SLOW ? yield* GetIdx(O, i) : v === EMPTY ? undefined : v)
   }
   for (const E of items) CreateIdx(A, i++, E)
   for (; i < newLen; i++, r++) {
+    PollInterrupt(realm)
     const v = peekIdx(O, r)
     CreateIdx(A, i, v === SLOW ? yield* GetIdx(O, r) : v === EMPTY ? undefined : v)
   }
@@ -677,6 +698,7 @@ function* ArrayProto_copyWithin(realm: Realm, thisArg: Value, args: ReadonlyArra
     to = to + count - 1
   }
   for (; count > 0; count--, from += direction, to += direction) {
+    PollInterrupt(realm)
     const v = yield* GetPresent(O, from)
     if (v === EMPTY) DeleteIdx(O, to)
     else yield* SetIdx(O, to, v)
@@ -700,7 +722,10 @@ function* ArrayProto_fill(realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
   const final = yield* RelativeIndex(realm, args[2], len, len)
   // Filling creates one element per index: past the storage cap it is a RangeError up front.
   if (O instanceof ArrayObject && final - k0 > Caps.maxArrayStorage) checkArrayStorage(final - k0)
-  for (let k = k0; k < final; k++) yield* SetIdx(O, k, value)
+  for (let k = k0; k < final; k++) {
+    PollInterrupt(realm)
+    yield* SetIdx(O, k, value)
+  }
   return O
 }
 
@@ -773,6 +798,7 @@ function* ArrayProto_reverse(realm: Realm, thisArg: Value): Task<Value> {
   }
   const middle = Math.floor(len / 2)
   for (let lower = 0; lower !== middle; lower++) {
+    PollInterrupt(realm)
     const upper = len - lower - 1
     const lowerValue = yield* GetPresent(O, lower)
     const upperValue = yield* GetPresent(O, upper)
@@ -805,6 +831,7 @@ function* ArrayProto_shift(realm: Realm, thisArg: Value): Task<Value> {
   }
   const first = yield* GetIdx(O, 0)
   for (let k = 1; k < len; k++) {
+    PollInterrupt(realm)
     const fromValue = yield* GetPresent(O, k)
     if (fromValue === EMPTY) DeleteIdx(O, k - 1)
     else yield* SetIdx(O, k - 1, fromValue)
@@ -828,6 +855,7 @@ function* ArrayProto_unshift(realm: Realm, thisArg: Value, args: ReadonlyArray<V
       return O.length
     }
     for (let k = len; k > 0; k--) {
+      PollInterrupt(realm)
       const fromValue = yield* GetPresent(O, k - 1)
       if (fromValue === EMPTY) DeleteIdx(O, k + argCount - 1)
       else yield* SetIdx(O, k + argCount - 1, fromValue)
@@ -856,6 +884,7 @@ function* ArrayProto_splice(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   const A = yield* ArraySpeciesCreate(realm, O, actualDeleteCount)
   // 11. Copy the deleted elements into A.
   for (let k = 0; k < actualDeleteCount; k++) {
+    PollInterrupt(realm)
     const v = yield* GetPresent(O, actualStart + k)
     if (v !== EMPTY) CreateIdx(A, k, v)
   }
@@ -870,6 +899,7 @@ function* ArrayProto_splice(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   // 15-16. Move the tail (up or down), then write the items and the length.
   if (itemCount < actualDeleteCount) {
     for (let k = actualStart; k < len - actualDeleteCount; k++) {
+      PollInterrupt(realm)
       const fromValue = yield* GetPresent(O, k + actualDeleteCount)
       if (fromValue === EMPTY) DeleteIdx(O, k + itemCount)
       else yield* SetIdx(O, k + itemCount, fromValue)
@@ -877,6 +907,7 @@ function* ArrayProto_splice(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
     DeleteRangeDescending(O, newLen, len)
   } else if (itemCount > actualDeleteCount) {
     for (let k = len - actualDeleteCount; k > actualStart; k--) {
+      PollInterrupt(realm)
       const fromValue = yield* GetPresent(O, k + actualDeleteCount - 1)
       if (fromValue === EMPTY) DeleteIdx(O, k + itemCount - 1)
       else yield* SetIdx(O, k + itemCount - 1, fromValue)
@@ -901,6 +932,7 @@ function* ArrayProto_sort(realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
   // On a plain dense array no setter can be reached, so the writes go straight to storage.
   const plain = isPlainDense(obj)
   for (let j = 0; j < itemCount; j++) {
+    PollInterrupt(realm)
     if (!(plain && (obj as ArrayObject).setOwnElement(j, sortedList[j]))) yield* SetIdx(obj, j, sortedList[j])
   }
   DeleteRange(obj, itemCount, len)
@@ -948,6 +980,7 @@ function* ArrayProto_join(realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
     if (len > 1 && (len - 1) * sep.length > Caps.maxStringLength) checkStringLength((len - 1) * sep.length)
     let R = ""
     for (let k = 0; k < len; k++) {
+      PollInterrupt(realm)
       // Missing elements read as undefined and join as "": a run of them adds only its separators.
       const next = nextPresentIndex(O, k, len)
       if (next > k) {
@@ -984,6 +1017,7 @@ function* ArrayProto_toLocaleString(realm: Realm, thisArg: Value, args: Readonly
   return yield* withJoinCycleCheck(realm, array, function* () {
     let R = ""
     for (let k = 0; k < len; k++) {
+      PollInterrupt(realm)
       if (k > 0) R += ","
       const nextElement = yield* GetIdx(array, k)
       if (nextElement !== undefined && nextElement !== null) {

@@ -9,8 +9,10 @@
  */
 import { ArrayObject } from "../runtime/array-object.ts"
 import { defineMethods, defineValues } from "../runtime/builtin.ts"
+import { Caps } from "../runtime/caps.ts"
 import { throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToString } from "../runtime/conversions.ts"
+import { PollInterrupt } from "../runtime/interrupt.ts"
 import { JSObject } from "../runtime/object.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
@@ -31,14 +33,31 @@ export class ConsoleObject extends JSObject {
 
 const consoleOf = (realm: Realm): ConsoleObject => realm.intrinsic("%console%") as ConsoleObject
 
-/** Appends one entry, indented by the current group as Node does. */
+/**
+ * Code units the realm's logs hold, counted from the logs themselves the first time (a resumed run's included).
+ * Host state beside the realm, like the join stack of array.ts: `realm.logs` is what a snapshot saves.
+ */
+const logLengths = new WeakMap<Realm, number>()
+
+const DROPPED = `…[console output past ${Caps.maxLogLength} characters was dropped]`
+
+/**
+ * Appends one entry, indented by the current group as Node does. The logs are held until the run ends, so what a
+ * run may keep is capped (Caps.maxLogLength): past it, one marker line says so and every later line is dropped.
+ */
 const write = (realm: Realm, text: string): void => {
+  let used = logLengths.get(realm) ?? (realm.logs.at(-1) === DROPPED ? Infinity : realm.logs.reduce((n, line) => n + line.length, 0))
+  if (used > Caps.maxLogLength) return
   const indent = consoleOf(realm).groupIndentation
   if (indent.length !== 0) {
     if (text.includes("\n")) text = text.replace(/\n/g, `\n${indent}`)
     text = indent + text
   }
+  PollInterrupt(realm, 1 + (text.length >>> 8))
+  used += text.length
+  if (used > Caps.maxLogLength) text = DROPPED
   realm.logs.push(text)
+  logLengths.set(realm, used)
 }
 
 /** log, info, debug, warn, error, dirxml: util.format of the arguments. */

@@ -9,6 +9,7 @@
 import { ArrayObject } from "../runtime/array-object.ts"
 import { defineMethods, defineValues } from "../runtime/builtin.ts"
 import { Caps, checkStringLength } from "../runtime/caps.ts"
+import { PollInterrupt } from "../runtime/interrupt.ts"
 import { SandboxError, throwTypeError } from "../runtime/completion.ts"
 import { ToIntegerOrInfinity, ToNumber, ToString } from "../runtime/conversions.ts"
 import { IsCallable } from "../runtime/function-object.ts"
@@ -396,6 +397,7 @@ const RAW_JSON = "RawJSON"
 
 // https://tc39.es/ecma262/#sec-serializejsonproperty
 function* SerializeJSONProperty(state: SerializeState, key: string, holder: JSObject): Task<string | undefined> {
+  PollInterrupt(state.realm)
   let value = yield* getProperty(holder, key)
   if (value instanceof JSObject || typeof value === "bigint") {
     const toJSON =

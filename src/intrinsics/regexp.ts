@@ -19,6 +19,7 @@
  * NON-SPEC: the legacy static properties (RegExp.$1-$9, lastMatch, input...) are not provided.
  */
 import { Caps, checkArrayStorage, checkStringLength } from "../runtime/caps.ts"
+import { PollInterrupt } from "../runtime/interrupt.ts"
 import { defineAccessors, defineConstructor, defineMethods } from "../runtime/builtin.ts"
 import { SandboxError, throwTypeError } from "../runtime/completion.ts"
 import {
@@ -308,6 +309,7 @@ const collectNatively = (realm: Realm, R: JSObject, S: string, global: boolean, 
   // Global: lastIndex starts at 0, empty matches advance it, and the final failure leaves it at 0.
   let lastIndex = 0
   for (;;) {
+    PollInterrupt(realm)
     re.lastIndex = lastIndex
     const m = lastIndex <= S.length ? re.exec(S) : null
     if (m === null) break
@@ -336,7 +338,7 @@ const canSplitNatively = (realm: Realm, R: JSObject): R is RegExpObject => {
  * (the first position where the sticky match would succeed is where the search finds its match), so one host
  * search per piece replaces one sticky attempt per code unit.
  */
-const splitNatively = (R: RegExpObject, S: string, lim: number): Value[] => {
+const splitNatively = (realm: Realm, R: RegExpObject, S: string, lim: number): Value[] => {
   const flags = R.originalFlags
   const unicodeMatching = flags.includes("u") || flags.includes("v")
   const re = hostRegExp(R.originalSource, flags.replace(/[dgy]/g, "") + "g", false)
@@ -350,6 +352,7 @@ const splitNatively = (R: RegExpObject, S: string, lim: number): Value[] => {
   let p = 0
   let q = 0
   while (q < size) {
+    PollInterrupt(realm)
     re.lastIndex = q
     const z = re.exec(S)
     if (z === null || z.index >= size) break
@@ -548,6 +551,7 @@ function* RegExpProto_match(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   yield* Set(rx, "lastIndex", 0, true)
   const matches: Value[] = []
   for (;;) {
+    PollInterrupt(realm)
     const result = yield* RegExpExec(realm, rx, S)
     if (result === null) return matches.length === 0 ? null : CreateArrayFromList(realm, matches)
     const matchStr = yield* ToString(realm, yield* result.Get("0", result))
@@ -597,6 +601,7 @@ function* RegExpProto_replace(realm: Realm, thisArg: Value, args: ReadonlyArray<
   if (native === undefined) {
     if (global) yield* Set(rx, "lastIndex", 0, true)
     for (;;) {
+      PollInterrupt(realm)
       const result = yield* RegExpExec(realm, rx, S)
       if (result === null) break
       results.push(result)
@@ -612,6 +617,7 @@ function* RegExpProto_replace(realm: Realm, thisArg: Value, args: ReadonlyArray<
   let accumulatedResult = ""
   let nextSourcePosition = 0
   for (const result of results) {
+    PollInterrupt(realm)
     let matched: string
     let position: number
     const captures: Value[] = []
@@ -679,7 +685,7 @@ function* RegExpProto_split(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   if (!(limit instanceof JSObject) && canSplitNatively(realm, rx)) {
     // Nothing here can run code: split natively with the same matcher.
     const lim = limit === undefined ? 2 ** 32 - 1 : ToUint32Primitive(limit)
-    return CreateArrayFromList(realm, lim === 0 ? [] : splitNatively(rx, S, lim))
+    return CreateArrayFromList(realm, lim === 0 ? [] : splitNatively(realm, rx, S, lim))
   }
   const C = yield* SpeciesConstructor(rx, realm.intrinsic("%RegExp%"))
   const flags = yield* FlagsOf(realm, rx)
@@ -699,6 +705,7 @@ function* RegExpProto_split(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   let p = 0
   let q = p
   while (q < size) {
+    PollInterrupt(realm)
     yield* Set(splitter, "lastIndex", q, true)
     const z = yield* RegExpExec(realm, splitter, S)
     if (z === null) {

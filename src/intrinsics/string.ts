@@ -13,7 +13,8 @@
  * NON-SPEC: the locale-sensitive methods (localeCompare, toLocaleLowerCase/UpperCase) use the host's ICU with
  * "en-US" when no locale is given (see locale.ts), so results do not depend on the host machine's locale.
  */
-import { checkStringLength } from "../runtime/caps.ts"
+import { Caps, checkArrayStorage, checkStringLength } from "../runtime/caps.ts"
+import { PollInterrupt } from "../runtime/interrupt.ts"
 import { defineConstructor, defineMethods } from "../runtime/builtin.ts"
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import {
@@ -423,6 +424,29 @@ function* StringProto_replace(realm: Realm, thisArg: Value, args: ReadonlyArray<
   return checked(preceding + replacement + following)
 }
 
+/**
+ * A string built from very many pieces (`s.replaceAll("", "-")` makes two per code unit): the pieces are joined in
+ * batches, so the host holds neither a rope node per piece nor a list of all of them, and the length is checked
+ * against the cap as it grows.
+ */
+class StringBuilder {
+  private readonly chunks: string[] = []
+  private batch: string[] = []
+  private length = 0
+  append(piece: string): void {
+    this.length += piece.length
+    checkStringLength(this.length)
+    this.batch.push(piece)
+    if (this.batch.length >= 4096) {
+      this.chunks.push(this.batch.join(""))
+      this.batch = []
+    }
+  }
+  toString(): string {
+    return this.chunks.join("") + this.batch.join("")
+  }
+}
+
 // https://tc39.es/ecma262/#sec-string.prototype.replaceall
 function* StringProto_replaceAll(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = requireCoercible(thisArg, "replaceAll")
@@ -444,26 +468,30 @@ function* StringProto_replaceAll(realm: Realm, thisArg: Value, args: ReadonlyArr
   if (!functionalReplace) replaceValue = (typeof replaceValue === "string" ? replaceValue : yield* toStr(realm, replaceValue))
   const searchLength = searchString.length
   const advanceBy = Math.max(1, searchLength)
-  // 11-12. All match positions first (StringIndexOf finds "" at every position, including the end).
-  const matchPositions: number[] = []
-  for (let position = string.indexOf(searchString, 0); position !== -1; ) {
-    matchPositions.push(position)
+  // 11-12. All match positions first (StringIndexOf finds "" at every position, including the end). The string
+  // cannot change meanwhile, so finding each position as it is replaced is the same list, without holding 2^27
+  // numbers for `s.replaceAll("", x)`.
+  const nextPosition = (position: number): number => {
     const from = position + advanceBy
-    position = from > string.length ? -1 : string.indexOf(searchString, from)
+    return from > string.length ? -1 : string.indexOf(searchString, from)
   }
+  // A replacement without `$` patterns is the same string every time: no Task per match.
+  const plain = !functionalReplace && !(replaceValue as string).includes("$") ? (replaceValue as string) : undefined
+  const result = new StringBuilder()
   let endOfLastMatch = 0
-  let result = ""
-  for (const p of matchPositions) {
-    const preserved = string.slice(endOfLastMatch, p)
-    const replacement = functionalReplace
-      ? yield* toStr(realm, yield* Call(replaceValue, undefined, [searchString, p, string]))
-      : yield* GetSubstitution(realm, searchString, string, p, [], undefined, replaceValue as string)
-    result += preserved + replacement
-    checkStringLength(result.length)
+  for (let p = string.indexOf(searchString, 0); p !== -1; p = nextPosition(p)) {
+    PollInterrupt(realm)
+    result.append(string.slice(endOfLastMatch, p))
+    result.append(
+      plain ??
+        (functionalReplace
+          ? yield* toStr(realm, yield* Call(replaceValue, undefined, [searchString, p, string]))
+          : yield* GetSubstitution(realm, searchString, string, p, [], undefined, replaceValue as string)),
+    )
     endOfLastMatch = p + searchLength
   }
-  if (endOfLastMatch < string.length) result += string.slice(endOfLastMatch)
-  return checked(result)
+  if (endOfLastMatch < string.length) result.append(string.slice(endOfLastMatch))
+  return result.toString()
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.search
@@ -504,8 +532,10 @@ function* StringProto_split(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   const R = (typeof separator === "string" ? separator : yield* toStr(realm, separator))
   if (lim === 0) return CreateArrayFromList(realm, [])
   if (separator === undefined) return CreateArrayFromList(realm, [S])
-  // The host's split with a string separator is the spec's algorithm (including "" splitting into code units).
-  return CreateArrayFromList(realm, S.split(R, lim))
+  if (R === "" && Math.min(lim, S.length) > Caps.maxArrayStorage) checkArrayStorage(Math.min(lim, S.length))
+  // The host's split with a string separator is the spec's algorithm (including "" splitting into code units),
+  // limited to one piece past the array storage cap so that the host never holds more.
+  return CreateArrayFromList(realm, S.split(R, Math.min(lim, Caps.maxArrayStorage + 1)))
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.startswith

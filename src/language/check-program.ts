@@ -6,6 +6,7 @@
  * wins. Positions are converted to line:column here, once, against the user's text.
  */
 import type { ESTree } from "meriyah"
+import { Caps } from "../runtime/caps.ts"
 import { firstProblem, parseError, type FrontEndDiagnostic, type Problem } from "./diagnostics.ts"
 import { findEarlyError } from "./early-errors.ts"
 import { makeLineMap, type LineMap, type SourceLocation } from "./line-map.ts"
@@ -29,6 +30,9 @@ export type CheckResult =
   | { readonly ok: false; readonly diagnostic: FrontEndDiagnostic }
 
 export function checkProgram(source: string): CheckResult {
+  if (source.length > Caps.maxSourceLength) {
+    return { ok: false, diagnostic: { kind: "ParseError", message: `Source is too long: ${source.length} characters, more than ${Caps.maxSourceLength}` } }
+  }
   // A hashbang is only legal at the very start of a script, which the wrapper's prefix no longer is.
   const text = source.startsWith("#!") ? source.replace(/^#![^\n\r\u2028\u2029]*/, (line) => " ".repeat(line.length)) : source
   const lines = makeLineMap(text)

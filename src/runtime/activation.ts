@@ -14,6 +14,7 @@ import { JSObject } from "./object.ts"
 import { describeValue } from "./operations.ts"
 import { FulfillPromise, RejectPromise, ResolvePromise, type PromiseObject } from "./promise.ts"
 import type { Realm } from "./realm.ts"
+import { PollStringWork } from "./interrupt.ts"
 import type { Task } from "./task.ts"
 import { SymbolValue, type Value } from "./value.ts"
 
@@ -141,6 +142,7 @@ export const Invoke = <R>(
     if (f instanceof NativeFunction) {
       if (newTarget !== undefined && !f.constructable) return throwTypeError(`${calleeText ?? describeValue(f)} is not a constructor`)
       const result = f.impl(realm, newTarget === undefined ? thisArg : undefined, args, newTarget, f)
+      PollStringWork(realm, thisArg, args[0], result)
       return invoker.native(result, f.isTaskImpl || isHostObject(result))
     }
     if (f instanceof BoundFunction) {

@@ -16,6 +16,13 @@ export const Caps = {
   maxPendingPromises: 1 << 20,
   /** Deepest call stack; past it a call throws RangeError ("Maximum call stack size exceeded"). */
   maxCallDepth: 10_000,
+  /** Most console output a run keeps (UTF-16 code units, all lines together); later lines are dropped. */
+  maxLogLength: 1 << 25,
+  /**
+   * Longest program source (UTF-16 code units). Parsing and checking are not steps: `timeoutMs` cannot stop them,
+   * and they cost about 10 µs and 3 KB per statement, so the text itself is bounded (past it: a ParseError).
+   */
+  maxSourceLength: 1 << 20,
 } as const
 
 export const checkStringLength = (n: number): void => {

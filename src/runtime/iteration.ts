@@ -7,6 +7,7 @@ import { SandboxError, ThrowCompletion, throwTypeError } from "./completion.ts"
 import { JSObject } from "./object.ts"
 import { Call, CreateDataProperty, GetMethod, describeValue } from "./operations.ts"
 import type { Realm } from "./realm.ts"
+import { checkArrayStorage } from "./caps.ts"
 import type { Task } from "./task.ts"
 import { ToBoolean } from "./conversions.ts"
 import { type Value, WellKnownSymbols } from "./value.ts"
@@ -121,6 +122,7 @@ export function* IteratorToList(record: IteratorRecord): Task<Value[]> {
     const next = yield* IteratorStepValue(record)
     if (next === DONE) return values
     values.push(next)
+    checkArrayStorage(values.length)
   }
 }
 

@@ -21,6 +21,8 @@ import {
 import { JSObject } from "./object.ts"
 import { Call, CreateDataPropertyOrThrow, describeValue, GetMethod, GetV } from "./operations.ts"
 import type { Realm } from "./realm.ts"
+import { checkArrayStorage } from "./caps.ts"
+import { PollInterrupt } from "./interrupt.ts"
 import { getFast, getIndexFast, MISS } from "./references.ts"
 import { type EngineRequest, isTask, type Task } from "./task.ts"
 import { EMPTY, type Empty, type Value, WellKnownSymbols } from "./value.ts"
@@ -182,7 +184,9 @@ export function* IteratorRest(realm: Realm, record: IteratorRecord): Task<Value>
     const step = iteratorStepFast(realm, record)
     const v = isTask(step) ? yield* (step as Task<Value | Empty>) : (step as Value | Empty)
     if (v === EMPTY) break
+    PollInterrupt(realm)
     values.push(v)
+    checkArrayStorage(values.length)
   }
   return new ArrayObject(realm.ArrayPrototype, values)
 }
@@ -200,6 +204,7 @@ export function* SpreadTask(
     const s = step(record)
     const v = isTask(s) ? yield* (s as Task<Value | Empty>) : (s as Value | Empty)
     if (v === EMPTY) return target
+    PollInterrupt(realm)
     CreateDataPropertyOrThrow(target, String(target.length), v)
   }
 }

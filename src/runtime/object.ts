@@ -5,6 +5,7 @@
  * override the internal methods. Without Proxy, only [[Get]] and [[Set]] can reach user code (accessors), so only
  * they are Tasks; engines use `lookup` for their fast paths.
  */
+import { checkArrayStorage } from "./caps.ts"
 import { type Task } from "./task.ts"
 import { arrayIndexOf, IsAccessorDescriptor, IsDataDescriptor, IsGenericDescriptor, Property } from "./property.ts"
 import type { PropertyDescriptor } from "./property.ts"
@@ -142,6 +143,9 @@ export const orderKeys = (keys: Iterable<PropertyKey>, leadingIndices?: number):
     } else symbols.push(k)
   }
   const out: PropertyKey[] = []
+  // A string's or a typed array's every index is a key: past the array storage cap no list of them is made
+  // (`Object.keys("x".repeat(2 ** 27))` would be 2^27 host strings in one step).
+  if (leadingIndices !== undefined) checkArrayStorage(leadingIndices)
   if (leadingIndices !== undefined) for (let i = 0; i < leadingIndices; i++) out.push(String(i))
   if (indices.length > 1) indices.sort((a, b) => a - b)
   for (const i of indices) out.push(String(i))

@@ -5,6 +5,8 @@
  */
 import { ArrayObject } from "./array-object.ts"
 import { throwTypeError } from "./completion.ts"
+import { checkArrayStorage } from "./caps.ts"
+import { PollInterrupt } from "./interrupt.ts"
 import { PrototypeForPrimitive, ToLength, ToPropertyKey } from "./conversions.ts"
 import { BoundFunction, IsCallable, IsConstructor } from "./function-object.ts"
 import { JSObject } from "./object.ts"
@@ -245,19 +247,22 @@ export function* EnumerableOwnProperties(realm: Realm, O: JSObject, kind: "key" 
 export function* CopyDataProperties(realm: Realm, target: JSObject, source: Value, excluded: ReadonlyArray<PropertyKey>): Task<void> {
   if (source === undefined || source === null) return
   if (typeof source === "string") {
+    // One property per code unit, as many as a string wrapper's keys may be (orderKeys).
+    checkArrayStorage(source.length)
     for (let i = 0; i < source.length; i++) {
+      PollInterrupt(realm)
       if (!excluded.includes(String(i))) CreateDataProperty(target, String(i), source[i])
     }
     return
   }
   if (!(source instanceof JSObject)) return
   for (const key of source.OwnPropertyKeys()) {
+    PollInterrupt(realm)
     if (excluded.includes(key)) continue
     const desc = source.GetOwnProperty(key)
     if (desc === undefined || !desc.enumerable) continue
     CreateDataProperty(target, key, yield* source.Get(key, source))
   }
-  void realm
 }
 
 /** FromPropertyDescriptor (https://tc39.es/ecma262/#sec-frompropertydescriptor). */

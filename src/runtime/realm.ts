@@ -39,6 +39,12 @@ export interface RealmHost {
    * themselves but call `Realm.clock()`, which falls back to the host process's time when this is left out.
    */
   now?(): number
+  /**
+   * Throws a Termination once the run must stop (its time limit has passed); the host's run loop installs it. Built-in
+   * loops that run as long as the program asks without calling program code poll it (`PollInterrupt`), so
+   * `timeoutMs` ends them as it ends a busy loop.
+   */
+  interrupt?(): void
 }
 
 export class Realm {
@@ -63,6 +69,8 @@ export class Realm {
   /** console output, already formatted. */
   readonly logs: string[] = []
   host: RealmHost = { currentLocation: () => undefined }
+  /** `PollInterrupt` calls left before the next one asks the host; a sampling counter, not run state (never saved). */
+  pollCountdown = 0
 
   // Hot intrinsics, cached after installation.
   ObjectPrototype!: JSObject

@@ -9,6 +9,7 @@
  */
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
+import { PollStringWork } from "../runtime/interrupt.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToNumberPrimitive, ToStringPrimitive, TypeOf, ToString } from "../runtime/conversions.ts"
 import { looseEqualsFast } from "../runtime/comparison.ts"
@@ -599,6 +600,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           frame.sp = base
           if (f instanceof NativeFunction) {
             const r = f.impl(realm, regs[base] as Value, args, undefined, f)
+            PollStringWork(realm, regs[base], args[0], r)
             if (f.isTaskImpl || isHostObject(r)) {
               // A built-in that may run user code: run it inline until it needs the engine.
               const res = m.startTask(r as Task<Value>)

@@ -1,0 +1,34 @@
+/**
+ * Time limits inside one step. The run loops check the time between slices of steps, and a step is a call or a
+ * backward jump of program code; a built-in whose loop runs as often as the program asks without calling program
+ * code (reversing an array whose length is 2^32 - 1, `JSON.stringify` of a graph of shared objects, `indexOf` on
+ * `{ length: 2 ** 53 - 1 }`) is a single step however long it takes. Such loops call `PollInterrupt` once per
+ * iteration; every `POLL_INTERVAL` calls it asks the host (`RealmHost.interrupt`), which throws a Termination once
+ * the time limit has passed, so `timeoutMs` ends the run as it ends a busy loop.
+ */
+import type { Realm } from "./realm.ts"
+
+/** Iterations between two questions to the host: well under a millisecond of the cheapest loop. */
+const POLL_INTERVAL = 4096
+
+/** `work`: in iterations of a cheap loop; a piece of work on a string counts one per 256 code units. */
+export const PollInterrupt = (realm: Realm, work = 1): void => {
+  realm.pollCountdown -= work
+  if (realm.pollCountdown > 0) return
+  realm.pollCountdown = POLL_INTERVAL
+  realm.host.interrupt?.()
+}
+
+/** Strings shorter than this are not worth weighing. */
+const LONG_STRING = 1 << 16
+
+/**
+ * A built-in call is one step however long the strings it reads or makes (`s.toUpperCase()`, `s.indexOf(x)` on
+ * 2^27 code units take a tenth of a second): engines weigh each built-in call by its receiver, first argument and
+ * result, so a loop of such calls reaches the time check long before the end of its slice of steps.
+ */
+export const PollStringWork = (realm: Realm, thisArg: unknown, first: unknown, result: unknown): void => {
+  if (typeof thisArg === "string" && thisArg.length > LONG_STRING) PollInterrupt(realm, thisArg.length >>> 8)
+  if (typeof first === "string" && first.length > LONG_STRING) PollInterrupt(realm, first.length >>> 8)
+  if (typeof result === "string" && result.length > LONG_STRING) PollInterrupt(realm, result.length >>> 8)
+}
