@@ -5,9 +5,9 @@
  * `finish` runs the verifier, which recomputes the maximum depth over the control-flow graph: a compiler bug
  * that unbalances the stack fails here, at compile time.
  */
-import { OP_INFO, type OpInfo, type Opcode } from "../vm/opcodes.ts"
-import { verifyCode } from "../vm/verify.ts"
-import type { Constant } from "./code.ts"
+import { OP_INFO, type OpInfo, type Opcode } from "../bytecode/opcodes.ts"
+import { verifyCode } from "../bytecode/verify.ts"
+import type { Constant } from "../bytecode/code.ts"
 
 export class Label {
   pc = -1

@@ -11,9 +11,9 @@
  */
 import type { ESTree } from "meriyah"
 import { type Binding, type FunctionInfo, MAX_NESTING, NestingTooDeep, type Resolution, type Scope, type ScopeAnalysis } from "../language/scope.ts"
-import { ErrorTypeCode, Op, type Opcode } from "../vm/opcodes.ts"
+import { ErrorTypeCode, Op, type Opcode } from "../bytecode/opcodes.ts"
 import { Assembler, Label } from "./assembler.ts"
-import type { CodeFunctionKind, CodeObject, CodeRole } from "./code.ts"
+import type { CodeFunctionKind, CodeObject, CodeRole } from "../bytecode/code.ts"
 
 export type Storage =
   | { readonly kind: "reg"; readonly reg: number }

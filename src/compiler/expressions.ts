@@ -6,7 +6,7 @@
  * recurse on the host stack.
  */
 import type { ESTree } from "meriyah"
-import { METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "../vm/opcodes.ts"
+import { METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "../bytecode/opcodes.ts"
 import { calleeText, notIterableText, staticKey } from "../language/static-semantics.ts"
 import type { FunctionCompiler } from "./context.ts"
 import { compileClass, compileFunctionExpression, isAnonymousFunctionDefinition } from "./functions.ts"

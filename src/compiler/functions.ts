@@ -19,8 +19,8 @@ import {
   roleOf,
   type SourceRange,
 } from "../language/static-semantics.ts"
-import { MethodKind, Op } from "../vm/opcodes.ts"
-import type { CodeObject, CompiledProgram } from "./code.ts"
+import { MethodKind, Op } from "../bytecode/opcodes.ts"
+import type { CodeObject, CompiledProgram } from "../bytecode/code.ts"
 import { type ClassInfo, FunctionCompiler, ProgramCompiler } from "./context.ts"
 import { compileExpression, compileNamedExpression, compilePropertyKey, staticKey } from "./expressions.ts"
 import { destructure } from "./patterns.ts"

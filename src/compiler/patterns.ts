@@ -7,7 +7,7 @@
  * the value is fetched, as the spec orders it.
  */
 import type { ESTree } from "meriyah"
-import { Op } from "../vm/opcodes.ts"
+import { Op } from "../bytecode/opcodes.ts"
 import type { FunctionCompiler } from "./context.ts"
 import { binaryOpcode, calleeText, compileExpression, compileNamedExpression, notIterableMessage, staticKey, superBase } from "./expressions.ts"
 

@@ -12,7 +12,7 @@
 import type { ESTree } from "meriyah"
 import type { Scope } from "../language/scope.ts"
 import { disposalOf, forInVarInitializer, headDisposalOf } from "../language/static-semantics.ts"
-import { Op, unreachable } from "../vm/opcodes.ts"
+import { Op, unreachable } from "../bytecode/opcodes.ts"
 import { CompletionKind, type ControlEntry, type FunctionCompiler } from "./context.ts"
 import { compileEffect, compileExpression, compileNamedExpression, notIterableMessage } from "./expressions.ts"
 import { compileClass, instantiateFunctionDeclarations } from "./functions.ts"

@@ -7,7 +7,6 @@
  * the restored ones at every save point while the calls' fibers live on.
  */
 import type { Fiber } from "effect"
-import { compileProgram } from "../compiler/functions.ts"
 import { createRealm } from "../intrinsics/index.ts"
 import { checkProgram } from "../language/index.ts"
 import type { HostCallRequest, Realm } from "../runtime/realm.ts"
@@ -36,6 +35,7 @@ import type { HostContext } from "./snapshot-classes.ts"
 import { savedRunShape, type SavedCall, type SavedRun } from "./saved-run.ts"
 import { installSearch } from "./search-global.ts"
 import type { ToolEntry, ToolIndex } from "./tree.ts"
+import { compileForVm } from "./vm-compile.ts"
 
 /** What every run of one VM runtime shares, built once by `CodeMode.make`. */
 export interface VmContext {
@@ -137,7 +137,7 @@ export const newSession = (
   const ledger = new CallLedger(runId, ctx.limits.maxToolCalls)
   const { realm, extensions } = prepareRealm(ctx, ledger, now)
   installBindings(realm, bindings)
-  const vm = new Vm(realm, program)
+  const vm = new Vm(realm, program, compileForVm(program))
   return { runId, source: program.source, program, limits: ctx.limits, realm, vm, ledger, extensions, calls: new Map(), inbox: [], activeMs: 0 }
 }
 
@@ -270,10 +270,11 @@ export const restoreSession = (
   if (!checked.ok) throw new SnapshotError(`the snapshot's program does not compile: ${checked.diagnostic.message}`)
   let compiled
   try {
-    compiled = compileProgram(checked.program)
+    compiled = compileForVm(checked.program)
   } catch (e) {
     throw new SnapshotError(`the snapshot's program does not compile: ${e instanceof Error ? e.message : String(e)}`)
   }
+  if ("refusedAt" in compiled) throw new SnapshotError("the snapshot's program does not compile: it is nested too deeply")
   const ledger = new CallLedger(saved.runId, limits.maxToolCalls)
   for (const c of saved.toolCalls) ledger.toolCalls.push(c)
   for (const [id, line, column] of saved.locations) ledger.locations.set(id, { line, column })

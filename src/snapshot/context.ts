@@ -4,9 +4,9 @@
  * never from the snapshot), the recompiled program's code objects, and whatever the host installed in the realm
  * (tools). Built by snapshot/restore.ts.
  */
-import type { CodeObject } from "../compiler/code.ts"
+import type { CodeObject } from "../bytecode/code.ts"
 import type { NativeImpl } from "../runtime/function-object.ts"
-import { OP_INFO } from "../vm/opcodes.ts"
+import { OP_INFO } from "../bytecode/opcodes.ts"
 import type { Checker } from "./shape.ts"
 
 export interface RestoreContext {

@@ -8,7 +8,7 @@
  * `decodeEngine` restores into a realm the host has just built the same way as the saved one (fresh intrinsics,
  * its tools and search installed, `nameReachable` applied) and a program compiled again from the saved source.
  */
-import type { CodeObject, CompiledProgram } from "../compiler/code.ts"
+import type { CodeObject, CompiledProgram } from "../bytecode/code.ts"
 import { NativeClosures } from "../runtime/builtin.ts"
 import { Caps } from "../runtime/caps.ts"
 import { NativeFunction, type NativeImpl } from "../runtime/function-object.ts"

@@ -4,7 +4,7 @@
  * field not listed here, so a field added to a class without a line here fails the snapshot tests at once instead
  * of being silently dropped from saved runs.
  */
-import type { CodeObject } from "../compiler/code.ts"
+import type { CodeObject } from "../bytecode/code.ts"
 import { MappedArgumentsObject, UNMAPPED } from "../runtime/arguments-object.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { DisposeCapability } from "../runtime/dispose.ts"

@@ -5,7 +5,7 @@
  * built-in's Task (see runtime/task.ts). Frames live in the VM's own array, never on the host stack; a suspended
  * generator or async function keeps its frame in its generator object until it is resumed.
  */
-import type { CodeObject } from "../compiler/code.ts"
+import type { CodeObject } from "../bytecode/code.ts"
 import { ActivationKind } from "../runtime/activation.ts"
 import type { ThrowCompletion } from "../runtime/completion.ts"
 import type { ForInIterator } from "../runtime/for-in.ts"

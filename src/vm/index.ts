@@ -1,6 +1,6 @@
 /**
- * The bytecode VM's API, sans-I/O: the host constructs a `Vm` for a checked program and calls `run(stepBudget)`
- * repeatedly. A slice runs frames and drains the realm's job queue (promise reactions, via runtime/promise.ts
+ * The bytecode VM's API, sans-I/O: the host constructs a `Vm` for a checked program and its compiled code
+ * (host/vm-compile.ts) and calls `run(stepBudget)` repeatedly. A slice runs frames and drains the realm's job queue (promise reactions, via runtime/promise.ts
  * RunJob on a native frame) until the program's promise has settled and nothing is runnable (`completed` /
  * `threw`), nothing is runnable but the promise is pending (`idle`: the host settles promises, which enqueues
  * jobs, and calls `run` again), or the step budget is spent (`yielded`). The VM never reads a clock; the host
@@ -11,9 +11,7 @@
  * completion value (what a script would evaluate to).
  */
 import type { ESTree } from "meriyah"
-import { compileProgram } from "../compiler/functions.ts"
-import type { CompiledProgram } from "../compiler/code.ts"
-import { NestingTooDeep } from "../language/scope.ts"
+import type { CompiledProgram } from "../bytecode/code.ts"
 import { NativeFunction } from "../runtime/function-object.ts"
 import type { GeneratorObject } from "../runtime/generator.ts"
 import { RunJob, type Job, type PromiseObject } from "../runtime/promise.ts"
@@ -34,9 +32,15 @@ export interface VmProgram {
   locate(offset: number): SourceLocation
 }
 
-/** A saved run to continue (vm/state.ts `restoreVm`): the recompiled program, and what to put in the machine. */
+/**
+ * What the VM runs: the program's code objects, or the place where the compiler refused it (nesting too deep),
+ * which the run reports as a thrown RangeError. The host compiles (host/vm-compile.ts `compileForVm`), so the VM
+ * and the compiler share only the bytecode format (src/bytecode) and never import each other.
+ */
+export type VmCode = CompiledProgram | { readonly refusedAt: SourceLocation }
+
+/** A saved run to continue (vm/state.ts `restoreVm`): what to put in the machine. */
 export interface RestoredVm {
-  readonly compiled: CompiledProgram
   /** Installs the saved frames and machine state; returns the program's promise. */
   attach(machine: Machine): PromiseObject
 }
@@ -60,21 +64,15 @@ export class Vm {
   jobIndex = 0
 
   /** `restored` (vm/state.ts): continue a saved run instead of starting the program body. */
-  constructor(realm: Realm, program: VmProgram, restored?: RestoredVm) {
+  constructor(realm: Realm, program: VmProgram, code: VmCode, restored?: RestoredVm) {
     this.realm = realm
-    let compiled: CompiledProgram
-    try {
-      compiled = restored?.compiled ?? compileProgram(program)
-    } catch (e) {
-      // Nesting past the compiler's limit, or (a backstop) a host stack overflow while compiling.
-      const overflow = e instanceof RangeError && /call stack/i.test(e.message)
-      if (!(e instanceof NestingTooDeep) && !overflow) throw e
-      const location = program.locate(e instanceof NestingTooDeep ? e.offset : 0)
-      this.refused = RefuseProgram(realm, location)
+    if ("refusedAt" in code) {
+      this.refused = RefuseProgram(realm, code.refusedAt)
       this.machine = undefined
       this.promise = undefined
       return
     }
+    const compiled = code
     const machine = new Machine(realm, compiled, (offset) => program.locate(offset))
     this.machine = machine
     this.refused = undefined

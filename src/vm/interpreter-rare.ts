@@ -5,7 +5,7 @@
  * at the opcode. Same conventions as interpreter.ts: returns true when the frame stack changed (the caller must
  * return to the machine), false to continue with the frame's updated pc and sp.
  */
-import type { CodeObject, TemplateSite } from "../compiler/code.ts"
+import type { CodeObject, TemplateSite } from "../bytecode/code.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { SandboxError, ThrowCompletion, throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { ToNumber, ToObject } from "../runtime/conversions.ts"
@@ -23,7 +23,7 @@ import { EMPTY, type Empty, type Primitive, type PropertyKey, type Value } from 
 import type { Environment, Frame } from "./frame.ts"
 import { FrameKind } from "./frame.ts"
 import { type Machine, PENDING, startGenerator, SuspendKind } from "./machine.ts"
-import { ErrorTypeCode, METHOD_ENUMERABLE, Op, type Opcode, ResumeMode, unreachable } from "./opcodes.ts"
+import { ErrorTypeCode, METHOD_ENUMERABLE, Op, type Opcode, ResumeMode, unreachable } from "../bytecode/opcodes.ts"
 import {
   CreateArgumentsObject,
   CreateTemplateObject,

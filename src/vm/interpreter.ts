@@ -22,11 +22,11 @@ import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import type { BinaryOperator } from "../runtime/operators.ts"
 import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Primitive, type Value } from "../runtime/value.ts"
-import type { CodeObject } from "../compiler/code.ts"
+import type { CodeObject } from "../bytecode/code.ts"
 import { Environment, type Frame, FrameKind, type ForInIterator, type Slot } from "./frame.ts"
 import { isHostObject, type Machine, PENDING } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
-import { Op, type Opcode } from "./opcodes.ts"
+import { Op, type Opcode } from "../bytecode/opcodes.ts"
 import {
   ForInNext,
   GetValueTask,

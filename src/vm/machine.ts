@@ -10,8 +10,8 @@
  * Steps (QuickJS's interrupt counter): every call and every backward jump costs one; when the budget runs out the
  * machine stops between two instructions with all state in its frames, and `execute` continues from there.
  */
-import type { CodeObject, CompiledProgram } from "../compiler/code.ts"
-import { sourceOffsetAt } from "../compiler/code.ts"
+import type { CodeObject, CompiledProgram } from "../bytecode/code.ts"
+import { sourceOffsetAt } from "../bytecode/code.ts"
 import {
   ActivationKindOf,
   ActivationReturn,
@@ -42,7 +42,7 @@ import { type EngineRequest, isTask, type Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
 import { Frame, FrameKind, type Slot } from "./frame.ts"
 import { runFrame } from "./interpreter.ts"
-import { ResumeMode } from "./opcodes.ts"
+import { ResumeMode } from "../bytecode/opcodes.ts"
 
 /** Where a suspended frame resumes: at the start, after a Yield (value + mode), after an Await (value or throw). */
 export const SuspendKind = { Start: 0, Yield: 1, Await: 2 } as const

@@ -9,7 +9,7 @@
  * built-in's Task, a host generator that cannot be saved (`liveNativeFrame`). The host waits for such a boundary
  * before it suspends (docs/internals.md, "Snapshots").
  */
-import type { CompiledProgram } from "../compiler/code.ts"
+import type { CompiledProgram } from "../bytecode/code.ts"
 import type { JSObject } from "../runtime/object.ts"
 import type { Job, PromiseObject } from "../runtime/promise.ts"
 import type { Realm } from "../runtime/realm.ts"
@@ -54,8 +54,7 @@ export const liveNativeFrame = (vm: Vm): boolean => {
 export const restoreVm = (realm: Realm, program: VmProgram, compiled: CompiledProgram, state: VmState): Vm => {
   realm.jobs.length = 0
   for (const job of state.jobs) realm.jobs.push(job)
-  return new Vm(realm, program, {
-    compiled,
+  return new Vm(realm, program, compiled, {
     attach: (machine) => {
       for (const frame of state.frames) machine.frames.push(frame)
       for (const [k, v] of state.templates) machine.templates.set(k, v)

@@ -4,6 +4,7 @@
  * frame is live its engine state is saved to bytes and restored into a fresh realm, where the run continues.
  */
 import { compileProgram } from "../../src/compiler/functions.ts"
+import { compileForVm } from "../../src/host/vm-compile.ts"
 import { createRealm } from "../../src/intrinsics/index.ts"
 import { checkProgram } from "../../src/language/index.ts"
 import type { Realm } from "../../src/runtime/realm.ts"
@@ -28,7 +29,7 @@ export const runWithRoundtrips = (source: string, maxSlices = 200_000): { status
   if (!checked.ok) throw new Error(`front end: ${checked.diagnostic.kind}: ${checked.diagnostic.message}`)
   pristine ??= fresh()
   let realm = fresh()
-  let vm = new Vm(realm, checked.program)
+  let vm = new Vm(realm, checked.program, compileForVm(checked.program))
   let gap = 1
   let since = 0
   for (let i = 0; i < maxSlices; i++) {

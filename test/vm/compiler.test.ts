@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { compileProgram } from "../../src/compiler/index.ts"
 import { checkProgram } from "../../src/language/index.ts"
-import { disassemble, disassembleProgram } from "../../src/vm/disassemble.ts"
-import { Op, OP_INFO } from "../../src/vm/opcodes.ts"
-import { VerifyError, verifyCode } from "../../src/vm/verify.ts"
+import { disassemble, disassembleProgram } from "../../src/bytecode/disassemble.ts"
+import { Op, OP_INFO } from "../../src/bytecode/opcodes.ts"
+import { VerifyError, verifyCode } from "../../src/bytecode/verify.ts"
 
 const compile = (source: string) => {
   const checked = checkProgram(source)

@@ -4,6 +4,7 @@
  */
 import * as nodeVm from "node:vm"
 import { expect } from "vitest"
+import { compileForVm } from "../../src/host/vm-compile.ts"
 import { createRealm } from "../../src/intrinsics/index.ts"
 import { checkProgram } from "../../src/language/index.ts"
 import { ArrayObject } from "../../src/runtime/array-object.ts"
@@ -17,7 +18,7 @@ export const start = (source: string): { vm: Vm; realm: Realm } => {
   const checked = checkProgram(source)
   if (!checked.ok) throw new Error(`front end: ${checked.diagnostic.kind}: ${checked.diagnostic.message}`)
   const realm = createRealm()
-  return { vm: new Vm(realm, checked.program), realm }
+  return { vm: new Vm(realm, checked.program, compileForVm(checked.program)), realm }
 }
 
 /** Runs until the program settles or is idle; budget per slice. Round-trip mode saves and restores it as it goes. */

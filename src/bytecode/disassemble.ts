@@ -3,7 +3,7 @@
  * decoded by kind (registers as r3, constants by value, labels as @pc, code objects by id and name), then the
  * exception handler table. Used by tests (inline snapshots) and when debugging the compiler.
  */
-import type { CodeObject, CompiledProgram, Constant } from "../compiler/code.ts"
+import type { CodeObject, CompiledProgram, Constant } from "./code.ts"
 import { OP_INFO, type OperandKind } from "./opcodes.ts"
 
 const constantText = (c: Constant | undefined): string => {

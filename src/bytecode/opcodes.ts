@@ -1,7 +1,7 @@
 /**
  * Every opcode of the bytecode, defined once (as QuickJS's quickjs-opcode.h does): its number, its operands, how
  * many values it pops and pushes, and a one-line stack picture. The emitter (compiler/assembler.ts), the run loop's
- * dispatch (vm/interpreter.ts), the disassembler and the max-stack-depth verifier (vm/disassemble.ts, vm/verify.ts)
+ * dispatch (vm/interpreter.ts), the disassembler and the max-stack-depth verifier (disassemble.ts, verify.ts)
  * all read this table, so they cannot disagree. Operands are int32 words that follow the opcode word inline.
  *
  * Operand kinds: `reg` a frame register; `const` an index into the code object's constant pool; `name` a constant
