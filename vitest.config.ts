@@ -9,6 +9,8 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // DATABASE_URL for the service tests: the caller's server, or a private one started for this run.
+    globalSetup: ["test/setup/postgres.ts"],
     // The sandbox's time zone is UTC; the V8 oracle must agree for local-time Date programs.
     env: { TZ: "UTC" },
   },

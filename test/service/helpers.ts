@@ -1,6 +1,6 @@
 /**
  * Shared set-up for the service tests: a fresh Postgres database per test file (on the server at DATABASE_URL,
- * default postgres://postgres@127.0.0.1:5432/test), replicas built in process or spawned as child processes on
+ * which test/setup/postgres.ts provides when the caller did not), replicas built in process or spawned as child processes on
  * the project's Node, a webhook receiver that verifies signatures, and a small fetch helper.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -23,30 +23,26 @@ import * as Main from "../../src/server/main.ts"
 import { Runs } from "../../src/server/runs.ts"
 import { verify } from "../../src/server/signing.ts"
 
-export const ADMIN_URL = process.env["DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/test"
+/** Empty outside vitest (bench/service.ts borrows these helpers); creating a database then says why it cannot. */
+export const ADMIN_URL = process.env["DATABASE_URL"] ?? ""
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 
-const admin = <A>(f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
+const admin = <A>(f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) => {
+  if (!ADMIN_URL) throw new Error("DATABASE_URL is not set: run the tests through vitest, whose globalSetup provides one")
+  return Effect.runPromise(
     Effect.gen(function* () {
       return yield* f(yield* PgClient.PgClient)
     }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(ADMIN_URL), maxConnections: 1 }))) as Effect.Effect<A>,
   )
+}
 
-/** Drops test databases left behind by runs that were killed (named with their creation time; older than 2 h). */
-const dropStale = (sql: PgClient.PgClient) =>
-  Effect.gen(function* () {
-    const rows = yield* sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE 'codemode_test_%'`
-    const stale = rows
-      .map((r) => r.datname)
-      .filter((name) => Date.now() - parseInt(name.split("_")[2] ?? "", 36) > 2 * 3600_000)
-    for (const name of stale) yield* sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).pipe(Effect.ignore)
-  })
-
-/** Creates an empty database for one test file; `drop` removes it (and kicks out leftover connections). */
+/**
+ * Creates an empty database for one test file; `drop` removes it (and kicks out leftover connections). The name
+ * is unique to this call, and only the run that made a database ever drops it: other checkouts may share the server.
+ */
 export const createDatabase = async (): Promise<{ url: string; name: string; drop: () => Promise<void> }> => {
   const name = `codemode_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  await admin((sql) => dropStale(sql).pipe(Effect.andThen(sql.unsafe(`CREATE DATABASE ${name}`))))
+  await admin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
   const url = new URL(ADMIN_URL)
   url.pathname = `/${name}`
   return {
