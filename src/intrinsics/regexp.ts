@@ -6,15 +6,15 @@
  *
  * The matching engine. A RegExp object's state is plain data: [[OriginalSource]], [[OriginalFlags]] and its own
  * `lastIndex` property. The matcher is a host RegExp compiled from source+flags and used as a pure
- * string-to-match function: it lives in a process-wide cache keyed by flags and source (never in the heap, so a
+ * string-to-match function (see `Matcher`): it lives in a process-wide cache keyed by flags and source (never in the heap, so a
  * snapshot holds only source, flags and lastIndex), its host `lastIndex` is set before every use, and every match
  * it produces is converted at once into sandbox arrays and objects. The host is V8, so syntax, Unicode case
  * folding, property escapes and the `v` flag behave exactly as V8's do; a bad pattern is V8's own SyntaxError text
  * ("Invalid regular expression: /(/: Unterminated group").
  *
- * Known limit (NON-SPEC, for docs/language.md): one match runs inside one host call, which `timeoutMs` cannot
- * interrupt. The host switches V8 to its linear-time engine on excessive backtracking (host/regexp-engine.ts), so
- * only patterns that engine cannot run (backreferences, lookbehind) can still backtrack catastrophically.
+ * A host match is one host call that `timeoutMs` cannot interrupt, so V8 runs only patterns its linear-time engine
+ * accepts (it finishes an excessively backtracking match there, host/regexp-engine.ts); every other pattern runs on
+ * the interruptible matcher (regexp-matcher/), which returns the same match arrays and charges its steps to the run.
  *
  * NON-SPEC: the legacy static properties (RegExp.$1-$9, lastMatch, input...) are not provided.
  */
@@ -51,6 +51,7 @@ import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { type Value, WellKnownSymbols } from "../runtime/value.ts"
 import { callRequest } from "./array-elements.ts"
+import { InterruptibleRegExp, linearEngineRefuses } from "./regexp-matcher/index.ts"
 import { CreateRegExpStringIterator } from "./iterator.ts"
 import { GetSubstitution } from "./string.ts"
 
@@ -68,20 +69,17 @@ export class RegExpObject extends JSObject {
 // The host matcher cache
 
 const MAX_CACHED = 512
-/** flags + "/" + source -> compiled host RegExp. Host RegExps are only used with an explicit lastIndex. */
+/** flags + "/" + source -> compiled host RegExp, for validation and `source`. */
 const hostCache = new Map<string, RegExp>()
 
-/**
- * The host RegExp for source/flags. `scan` adds `g` (unless sticky) so that exec searches from lastIndex as the
- * spec's RegExpBuiltinExec loop does; without `scan` it is compiled with the flags as given (validation, source).
- */
-const hostRegExp = (source: string, flags: string, scan: boolean): RegExp => {
-  const hostFlags = scan && !flags.includes("g") && !flags.includes("y") ? flags + "g" : flags
-  const key = `${hostFlags}/${source}`
+const hostRegExp = (source: string, flags: string): RegExp => {
+  const key = `${flags}/${source}`
   let re = hostCache.get(key)
   if (re === undefined) {
+    // The `l` flag is V8's while regexp-matcher asks its linear engine a question; it is never the sandbox's.
+    if (/[^dgimsuvy]/.test(flags)) throw new SandboxError("SyntaxError", `Invalid flags supplied to RegExp constructor '${flags}'`)
     try {
-      re = new RegExp(source, hostFlags)
+      re = new RegExp(source, flags)
     } catch (e) {
       if (e instanceof SyntaxError) throw new SandboxError("SyntaxError", e.message)
       throw e
@@ -92,7 +90,38 @@ const hostRegExp = (source: string, flags: string, scan: boolean): RegExp => {
   return re
 }
 
-const matcherOf = (R: RegExpObject): RegExp => hostRegExp(R.originalSource, R.originalFlags, true)
+/**
+ * A string-to-match function with the host RegExp's `exec` from `lastIndex` (flags with `g` or `y`): the host
+ * RegExp itself, or for a pattern V8's linear-time engine refuses, the interruptible matcher, which charges its
+ * steps to the run through `poll` (so `timeoutMs` ends a catastrophic backtrack).
+ */
+interface Matcher {
+  lastIndex: number
+  exec(S: string, poll: (work: number) => void): RegExpExecArray | null
+}
+
+/** hostFlags + "/" + source -> matcher. Used only with an explicit lastIndex. */
+const matcherCache = new Map<string, Matcher>()
+
+const matcherFor = (source: string, hostFlags: string): Matcher => {
+  const key = `${hostFlags}/${source}`
+  let m = matcherCache.get(key)
+  if (m === undefined) {
+    const host = hostRegExp(source, hostFlags)
+    m = linearEngineRefuses(source, hostFlags) ? new InterruptibleRegExp(source, hostFlags) : host
+    if (matcherCache.size >= MAX_CACHED) matcherCache.delete(matcherCache.keys().next().value!)
+    matcherCache.set(key, m)
+  }
+  return m
+}
+
+/** The matcher RegExpBuiltinExec's loop uses: a search from lastIndex (`g` added unless sticky). */
+const matcherOf = (R: RegExpObject): Matcher => {
+  const flags = R.originalFlags
+  return matcherFor(R.originalSource, !flags.includes("g") && !flags.includes("y") ? flags + "g" : flags)
+}
+
+const pollOf = (realm: Realm) => (work: number): void => PollInterrupt(realm, work)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Abstract operations
@@ -110,7 +139,7 @@ function* RegExpInitialize(realm: Realm, obj: RegExpObject, pattern: Value, flag
   const P = pattern === undefined ? "" : yield* ToString(realm, pattern)
   const F = flags === undefined ? "" : yield* ToString(realm, flags)
   // Flag validation and pattern parsing are the host's (V8's own messages); a failure is a SyntaxError.
-  hostRegExp(P, F, false)
+  hostRegExp(P, F)
   obj.originalSource = P
   obj.originalFlags = F
   yield* Set(obj, "lastIndex", 0, true)
@@ -128,7 +157,7 @@ export function* RegExpCreate(realm: Realm, P: Value, F: Value): Task<RegExpObje
  * The compiler has checked the pattern already; no user code can run.
  */
 export const RegExpCreateLiteral = (realm: Realm, pattern: string, flags: string): RegExpObject => {
-  hostRegExp(pattern, flags, false)
+  hostRegExp(pattern, flags)
   const obj = new RegExpObject(realm.intrinsic("%RegExp.prototype%"))
   obj.originalSource = pattern
   obj.originalFlags = flags
@@ -172,7 +201,7 @@ export function* RegExpBuiltinExec(realm: Realm, R: RegExpObject, S: string): Ta
     // 11-12. The matcher loop: the host's `g` (or `y`) search from lastIndex is exactly this loop.
     const re = matcherOf(R)
     re.lastIndex = lastIndex
-    m = re.exec(S)
+    m = re.exec(S, pollOf(realm))
   }
   if (m === null) {
     // A failure: global or sticky expressions reset lastIndex (sticky at the failed position, global past the end).
@@ -301,7 +330,7 @@ const collectNatively = (realm: Realm, R: JSObject, S: string, global: boolean, 
     // One RegExpBuiltinExec: lastIndex is used (and updated) only when sticky.
     const li = IntegerOrInfinity(lastIndexProp.value as number)
     const start = sticky ? (li <= 0 ? 0 : li) : 0
-    const m = start <= S.length ? ((re.lastIndex = start), re.exec(S)) : null
+    const m = start <= S.length ? ((re.lastIndex = start), re.exec(S, pollOf(realm))) : null
     if (sticky) lastIndexProp.value = m === null ? 0 : m.index + m[0].length
     if (m !== null) out.push(m)
     return out
@@ -311,7 +340,7 @@ const collectNatively = (realm: Realm, R: JSObject, S: string, global: boolean, 
   for (;;) {
     PollInterrupt(realm)
     re.lastIndex = lastIndex
-    const m = lastIndex <= S.length ? re.exec(S) : null
+    const m = lastIndex <= S.length ? re.exec(S, pollOf(realm)) : null
     if (m === null) break
     out.push(m)
     checkArrayStorage(out.length)
@@ -341,12 +370,12 @@ const canSplitNatively = (realm: Realm, R: JSObject): R is RegExpObject => {
 const splitNatively = (realm: Realm, R: RegExpObject, S: string, lim: number): Value[] => {
   const flags = R.originalFlags
   const unicodeMatching = flags.includes("u") || flags.includes("v")
-  const re = hostRegExp(R.originalSource, flags.replace(/[dgy]/g, "") + "g", false)
+  const re = matcherFor(R.originalSource, flags.replace(/[dgy]/g, "") + "g")
   const size = S.length
   const A: Value[] = []
   if (size === 0) {
     re.lastIndex = 0
-    const z = re.exec(S)
+    const z = re.exec(S, pollOf(realm))
     return z !== null ? A : [S]
   }
   let p = 0
@@ -354,7 +383,7 @@ const splitNatively = (realm: Realm, R: RegExpObject, S: string, lim: number): V
   while (q < size) {
     PollInterrupt(realm)
     re.lastIndex = q
-    const z = re.exec(S)
+    const z = re.exec(S, pollOf(realm))
     if (z === null || z.index >= size) break
     const e = Math.min(z.index + z[0].length, size)
     if (e === p) {
@@ -490,7 +519,7 @@ const flagGetter = (flag: string, name: string) => (realm: Realm, thisArg: Value
 const RegExpProto_source = (realm: Realm, thisArg: Value): Value => {
   if (thisArg instanceof RegExpObject) {
     // EscapeRegExpPattern: V8's own escaping of "/" and line terminators; "(?:)" for the empty pattern.
-    return hostRegExp(thisArg.originalSource, thisArg.originalFlags, false).source
+    return hostRegExp(thisArg.originalSource, thisArg.originalFlags).source
   }
   if (thisArg === realm.intrinsics.get("%RegExp.prototype%")) return "(?:)"
   return throwTypeError("RegExp.prototype.source getter called on non-RegExp object")

@@ -1,0 +1,50 @@
+/**
+ * Issue 16: a regular expression that backtracks catastrophically on a pattern V8's linear-time engine refuses
+ * (a backreference, a lookahead, the i/u/v/d flags) used to hold the host on V8's backtracking engine far past
+ * `timeoutMs`. It now runs on the interruptible matcher, so the run ends with TimeoutExceeded on time and the
+ * process goes on.
+ */
+import { describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { CodeMode } from "../../src/index.ts"
+import { engines } from "../engines.ts"
+
+const run = (code: string, engine: (typeof engines)[number], timeoutMs?: number) =>
+  Effect.runPromise(CodeMode.execute({ code, engine, ...(timeoutMs === undefined ? {} : { limits: { timeoutMs } }) }))
+
+/** Each needs about 2^34 steps on a backtracking engine: hours. */
+const HOSTILE = {
+  "a backreference": '/^(a+)+\\1?$/.test("a".repeat(34) + "b")',
+  "the i flag": '/(a+)+$/i.test("a".repeat(34) + "b")',
+  "the u flag": '"a".repeat(34).replace(/(a|a)+b/u, "x")',
+  "the d flag": '/(a+)+$/d.exec("a".repeat(34) + "b")',
+  "a lookahead": '/(?=(a+)+$)a/.test("a".repeat(34) + "b")',
+  "a lookbehind": '/(?<=^y(a+)+)b/.test("a".repeat(34) + "b")',
+  "a global split": '"a".repeat(34).split(/(?:a|a)+\\1?(?=b)/)',
+  "a counted repetition": '/^(a{1,1000})+$/.test("a".repeat(34) + "b")',
+}
+
+describe.each(engines)("regular expressions cannot hold the host past timeoutMs (%s)", (engine) => {
+  for (const [what, code] of Object.entries(HOSTILE)) {
+    it(`a catastrophic backtrack with ${what} ends with TimeoutExceeded within timeoutMs + 1 s`, async () => {
+      const started = Date.now()
+      const result = await run(code, engine, 500)
+      expect(Date.now() - started).toBeLessThan(1_500)
+      expect(result).toMatchObject({ ok: false, error: { kind: "TimeoutExceeded" } })
+      expect(await run('/(a)\\1/i.exec("xAa")[1]', engine)).toMatchObject({ ok: true, value: "A" })
+    })
+  }
+
+  it("a pattern the linear engine refuses gives V8's answers through the whole RegExp protocol", async () => {
+    const code = `[
+      "2024-01-31 and 1999-12-01".replace(/(\\d+)-(\\d+)-(\\d+)/gd, "$3/$2/$1"),
+      "a1b2c3".split(/(?<=\\d)/),
+      [..."aXbxc".matchAll(/(?<l>[a-c])(?=x)/gid)].map((m) => [m.index, m.groups.l, m.indices[1]]),
+      "the The cat cat".replace(/\\b(\\w+)\\s+\\1\\b/gi, "<$1>"),
+      "😀a😀b".search(/(?<=😀)b/u),
+      /(?<q>['"])(.*?)\\k<q>/.exec("say 'hi'").slice(),
+    ]`
+    const expected = new Function(`return ${code}`)()
+    expect(await run(code, engine)).toMatchObject({ ok: true, value: expected })
+  })
+})
