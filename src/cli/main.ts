@@ -56,7 +56,7 @@ const migrate = async (): Promise<void> => {
     import("effect/Effect"),
     import("effect/Layer"),
     import("../server/config.ts"),
-    import("../server/db.ts"),
+    import("../server/store/postgres/database.ts"),
   ])
   runMain(
     Effect.gen(function* () {
@@ -82,13 +82,14 @@ const keys = async (args: Array<string>): Promise<void> => {
   if (action === "list" && rest.length > 0) fail("keys list takes no arguments")
   if (action === "revoke" && rest.length !== 1) fail("keys revoke needs the key's ID")
   if (action !== "create" && action !== "list" && action !== "revoke") fail("keys needs create, list or revoke")
-  const [{ runMain }, Effect, Layer, { ServerConfig }, Database, { ApiKeys }] = await Promise.all([
+  const [{ runMain }, Effect, Layer, { ServerConfig }, Database, { ApiKeys }, Keys] = await Promise.all([
     import("@effect/platform-node/NodeRuntime"),
     import("effect/Effect"),
     import("effect/Layer"),
     import("../server/config.ts"),
-    import("../server/db.ts"),
+    import("../server/store/postgres/database.ts"),
     import("../server/keys.ts"),
+    import("../server/store/postgres/keys.ts"),
   ])
   runMain(
     Effect.gen(function* () {
@@ -111,7 +112,7 @@ const keys = async (args: Array<string>): Promise<void> => {
         if (!revoked) return yield* Effect.fail(new Error(`no valid key with id ${rest[0]}`))
         yield* Effect.sync(() => console.log(`revoked ${rest[0]}`))
       }
-    }).pipe(Effect.provide(ApiKeys.layer.pipe(Layer.provide(Database.layer), Layer.provide(ServerConfig.layer)))),
+    }).pipe(Effect.provide(ApiKeys.layer.pipe(Layer.provide(Keys.layer), Layer.provide(Database.layer), Layer.provide(ServerConfig.layer)))),
   )
 }
 

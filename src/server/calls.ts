@@ -24,8 +24,9 @@ import { storable } from "./json-guard.ts"
 import { hashKey } from "./keys.ts"
 import type { Metrics } from "./metrics.ts"
 import type { Notifications } from "./notifications.ts"
-import type { Registrations, ToolRow } from "./registry.ts"
-import { sqlMessage, type JournalEntry, type RunStore } from "./store.ts"
+import type { CallStore, JournalEntry } from "./store/calls.ts"
+import { sqlMessage } from "./store/errors.ts"
+import type { Registrations, ToolRow } from "./store/tools.ts"
 import type { Webhooks } from "./webhooks.ts"
 
 /** What a run learns about its calls as they happen. */
@@ -47,7 +48,7 @@ export interface RunCalls {
 
 export interface CallDeps {
   readonly config: ServerConfigShape
-  readonly store: RunStore["Service"]
+  readonly store: CallStore["Service"]
   readonly webhooks: Webhooks["Service"]
   readonly notifications: Notifications["Service"]
   readonly metrics: Metrics["Service"]
@@ -113,7 +114,7 @@ export const makeCalls = (deps: CallDeps) => {
 
   const settle = (run: RunCalls, tool: ToolRow, key: string, outcome: StoredOutcome) =>
     Effect.sync(() => metrics.call(tool.mode, outcome.ok)).pipe(
-      Effect.andThen(record(run.runId, store.callSettled(run.runId, key, outcome))),
+      Effect.andThen(record(run.runId, store.settled(run.runId, key, outcome))),
       Effect.andThen(run.boundary),
     )
 
@@ -125,7 +126,7 @@ export const makeCalls = (deps: CallDeps) => {
       if (prior?.state === "running" && tool.mode !== "idempotent") {
         return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
-      yield* recordFirst(run, tool, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input }))
+      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input }))
       return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
         // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
         Effect.tap((output) => settle(run, tool, key, { ok: true, output: output ?? null })),
@@ -145,13 +146,13 @@ export const makeCalls = (deps: CallDeps) => {
         return yield* run.fault(`The start of durable call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
       const token = randomBytes(32).toString("base64url")
-      yield* recordFirst(run, tool, store.callStarted(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
+      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
       const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
       const data = yield* webhooks.start(tool, { key, runId: run.runId, input, callbackUrl }).pipe(
         Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
       )
       // Unrecorded, the call could not be completed, timed out or recovered: it fails here, and its job is cancelled.
-      yield* store.callAccepted(run.runId, key, data, { timeoutMs: tool.timeoutMs, heartbeatTimeoutMs: tool.heartbeatTimeoutMs }).pipe(
+      yield* store.accepted(run.runId, key, data, { timeoutMs: tool.timeoutMs, heartbeatTimeoutMs: tool.heartbeatTimeoutMs }).pipe(
         Effect.andThen(notifications.publish({ type: "events", runId: run.runId })),
         Effect.catch((e) => {
           const message = `Durable tool ${tool.path} started its job, but the service could not record it (${sqlMessage(e)}); the job was cancelled`
@@ -174,7 +175,7 @@ export const makeCalls = (deps: CallDeps) => {
           for (;;) if ((yield* PubSub.take(subscription)).runId === run.runId) return
         })
         for (;;) {
-          const call = yield* store.callOutcome(run.runId, key).pipe(
+          const call = yield* store.outcome(run.runId, key).pipe(
             Effect.catch((e) => Effect.logWarning("could not read a durable call", e).pipe(Effect.as(undefined))),
           )
           if (call?.state === "settled") {
@@ -188,7 +189,7 @@ export const makeCalls = (deps: CallDeps) => {
 
   /** The run really ended while the call waited: the call is settled as cancelled and its tool told, once. */
   const cancel = (run: RunCalls, tool: ToolRow, key: string): Effect.Effect<void> =>
-    Effect.suspend(() => (run.lost() ? Effect.succeed(undefined) : store.callCancelled(run.runId, key))).pipe(
+    Effect.suspend(() => (run.lost() ? Effect.succeed(undefined) : store.cancelled(run.runId, key))).pipe(
       Effect.tap(() => notifications.publish({ type: "events", runId: run.runId })),
       Effect.flatMap((settled) => (settled === undefined ? Effect.void : webhooks.cancel(tool, { key, data: settled.data }))),
       Effect.catch((e) => Effect.logWarning(`could not tell ${tool.path} that call ${key} was cancelled`, e)),

@@ -35,16 +35,18 @@ import {
 import * as Auth from "./auth.ts"
 import * as Idempotency from "./idempotency.ts"
 import { ServerConfig } from "./config.ts"
-import { appliedMigration, latestMigration } from "./db.ts"
+import { appliedMigration, latestMigration } from "./store/postgres/database.ts"
 import { Executor, type SuspendRefused } from "./executor.ts"
 import { yaml } from "./openapi.ts"
-import type { Registrations, ToolNotFound, ToolPathConflict, UnknownToolFilter } from "./registry.ts"
+import type { ToolNotFound, UnknownToolFilter } from "./registry.ts"
 import { ToolRegistry } from "./registry.ts"
-import { Metrics, runsByStatus } from "./metrics.ts"
+import { Metrics } from "./metrics.ts"
 import { Webhooks } from "./webhooks.ts"
 import { deeperThan, MAX_DATA_DEPTH, schemaRefusal } from "./json-guard.ts"
 import { isEventId, Runs, type CallNotFound, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
-import { sqlMessage, sqlState } from "./store.ts"
+import { sqlMessage, sqlState } from "./store/errors.ts"
+import { RunStore } from "./store/runs.ts"
+import type { Registrations, ToolPathConflict } from "./store/tools.ts"
 
 type DomainError =
   | CallNotFound
@@ -234,6 +236,7 @@ const SystemHandlers = HttpApiBuilder.group(
     const sql = yield* SqlClient.SqlClient
     const metrics = yield* Metrics
     const runs = yield* Runs
+    const store = yield* RunStore
     const latest = latestMigration()
     return handlers
       .handle("health", () => Effect.succeed({ status: "ok" as const }))
@@ -253,7 +256,7 @@ const SystemHandlers = HttpApiBuilder.group(
       )
       .handle("metrics", () =>
         Effect.gen(function* () {
-          const byStatus = yield* runsByStatus.pipe(Effect.timeout("2 seconds"), Effect.provideService(SqlClient.SqlClient, sql))
+          const byStatus = yield* store.countByStatus.pipe(Effect.timeout("2 seconds"))
           return metrics.render(byStatus, { codemode_active_runs: yield* runs.activeCount })
         }).pipe(
           Effect.catchTags({

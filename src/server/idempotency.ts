@@ -9,81 +9,19 @@
  * is still running is a 409 `IdempotencyKeyInUse`. Answers that say nothing about the request (5xx, a database
  * down, an interrupted request) are not stored: the row is released and a retry runs again.
  *
- * A row in progress for longer than `STALE_MINUTES` (its replica died mid-request) can be claimed again, and
- * keys are remembered for `RETENTION_HOURS`.
+ * The rows are kept by `IdempotencyStore` (store/idempotency.ts), which also says how long.
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { createHash } from "node:crypto"
 import { BadRequest, Conflict, Idempotency, NotFound, PayloadTooLarge, Tenant, Unavailable } from "./api.ts"
+import { IdempotencyStore } from "./store/idempotency.ts"
 
 export const HEADER = "idempotency-key"
-export const STALE_MINUTES = 15
-export const RETENTION_HOURS = 24
-
-/** What the store says about a key. */
-export type Claim =
-  | { readonly _tag: "Claimed" }
-  | { readonly _tag: "Replay"; readonly status: number; readonly contentType: string | null; readonly body: string }
-  | { readonly _tag: "Mismatch" }
-  | { readonly _tag: "InProgress" }
-
-type E<A> = Effect.Effect<A, SqlError.SqlError>
-
-export class IdempotencyStore extends Context.Service<
-  IdempotencyStore,
-  {
-    readonly begin: (tenant: string, key: string, fingerprint: string) => E<Claim>
-    readonly complete: (tenant: string, key: string, answer: { status: number; contentType: string | null; body: string }) => E<void>
-    /** Forgets a claim whose request gave no answer worth keeping. */
-    readonly release: (tenant: string, key: string) => E<void>
-  }
->()("codemode/server/IdempotencyStore") {
-  static readonly layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
-    IdempotencyStore,
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const begin = Effect.fn("IdempotencyStore.begin")(function* (tenant: string, key: string, fingerprint: string) {
-        // Insert, or take over a row that is stale (in progress too long) or expired; the unique key decides races.
-        const claimed = yield* sql`
-          INSERT INTO idempotency_keys (tenant, key, fingerprint) VALUES (${tenant}, ${key}, ${fingerprint})
-          ON CONFLICT (tenant, key) DO UPDATE SET fingerprint = excluded.fingerprint, status = NULL, content_type = NULL,
-            body = NULL, created_at = now(), updated_at = now()
-          WHERE (idempotency_keys.status IS NULL AND idempotency_keys.updated_at < now() - ${STALE_MINUTES} * interval '1 minute')
-             OR idempotency_keys.created_at < now() - ${RETENTION_HOURS} * interval '1 hour'
-          RETURNING key`
-        if (claimed.length > 0) return { _tag: "Claimed" } as const
-        const rows = yield* sql<{ fingerprint: string; status: number | null; content_type: string | null; body: string | null }>`
-          SELECT fingerprint, status, content_type, body FROM idempotency_keys WHERE tenant = ${tenant} AND key = ${key}`
-        const row = rows[0]
-        if (row === undefined) return { _tag: "InProgress" } as const // released just now: the client retries
-        if (row.fingerprint !== fingerprint) return { _tag: "Mismatch" } as const
-        if (row.status === null) return { _tag: "InProgress" } as const
-        return { _tag: "Replay", status: row.status, contentType: row.content_type, body: row.body ?? "" } as const
-      })
-      const complete = Effect.fn("IdempotencyStore.complete")(function* (
-        tenant: string,
-        key: string,
-        answer: { status: number; contentType: string | null; body: string },
-      ) {
-        yield* sql`
-          UPDATE idempotency_keys SET status = ${answer.status}, content_type = ${answer.contentType}, body = ${answer.body},
-            updated_at = now()
-          WHERE tenant = ${tenant} AND key = ${key} AND status IS NULL`
-      })
-      const release = Effect.fn("IdempotencyStore.release")(function* (tenant: string, key: string) {
-        yield* sql`DELETE FROM idempotency_keys WHERE tenant = ${tenant} AND key = ${key} AND status IS NULL`
-      })
-      return IdempotencyStore.of({ begin, complete, release })
-    }),
-  )
-}
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 

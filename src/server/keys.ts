@@ -1,5 +1,5 @@
 /**
- * `ApiKeys`: API keys bound to tenants (issue 7 "Tenants and keys"; table `api_keys`, migration 0002).
+ * `ApiKeys`: API keys bound to tenants (issue 7 "Tenants and keys"; stored by `KeyStore`).
  *
  * A key is `cm_` + base64url of 32 random bytes. It is shown once, when it is created; the database keeps its
  * SHA-256 only, and a request's key is found by that hash. A fast hash is the right tool for a high-entropy
@@ -11,9 +11,9 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { createHash, randomBytes } from "node:crypto"
+import { type KeyInfo, KeyStore } from "./store/keys.ts"
 
 /** Tenant names: as run ids, letters, digits, `.`, `_`, `-`. */
 export const TENANT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
@@ -24,14 +24,6 @@ export class InvalidTenant extends Data.TaggedError("InvalidTenant")<{ readonly 
   override get message(): string {
     return `Invalid tenant name ${JSON.stringify(this.tenant)}: use letters, digits, ".", "_" and "-" (at most 64)`
   }
-}
-
-export interface KeyInfo {
-  readonly id: string
-  readonly tenant: string
-  readonly name: string | null
-  readonly createdAt: Date
-  readonly revoked: boolean
 }
 
 type E<A, X = never> = Effect.Effect<A, SqlError.SqlError | X>
@@ -50,24 +42,18 @@ export class ApiKeys extends Context.Service<
     readonly revoke: (id: string) => E<boolean>
   }
 >()("codemode/server/ApiKeys") {
-  static readonly layer: Layer.Layer<ApiKeys, never, SqlClient.SqlClient> = Layer.effect(
+  static readonly layer: Layer.Layer<ApiKeys, never, KeyStore> = Layer.effect(
     ApiKeys,
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
+      const store = yield* KeyStore
 
       const create = Effect.fn("ApiKeys.create")(function* (tenant: string, name?: string) {
         if (!TENANT_PATTERN.test(tenant)) return yield* new InvalidTenant({ tenant })
         const key = "cm_" + randomBytes(32).toString("base64url")
         const hash = hashKey(key)
         const id = hash.slice(0, 12)
-        yield* sql`INSERT INTO api_keys (hash, id, tenant, name) VALUES (${hash}, ${id}, ${tenant}, ${name ?? null})`
+        yield* store.insert({ hash, id, tenant, name: name ?? null })
         return { id, key, tenant }
-      })
-
-      const tenantOf = Effect.fnUntraced(function* (key: string) {
-        const rows = yield* sql<{ tenant: string }>`
-          SELECT tenant FROM api_keys WHERE hash = ${hashKey(key)} AND revoked_at IS NULL`
-        return rows[0]?.tenant
       })
 
       // Once a key exists the answer is cached for good (safe: the server stays closed); "none" for a second, so
@@ -76,23 +62,17 @@ export class ApiKeys extends Context.Service<
       const anyActive = Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         if (known !== undefined && (known.any || now - known.at < 1000)) return known.any
-        const rows = yield* sql<{ any: boolean }>`SELECT EXISTS (SELECT 1 FROM api_keys WHERE revoked_at IS NULL) AS any`
-        known = { any: rows[0]?.any === true, at: now }
+        known = { any: yield* store.anyActive, at: now }
         return known.any
       })
 
-      const list = Effect.gen(function* () {
-        const rows = yield* sql<{ id: string; tenant: string; name: string | null; created_at: Date; revoked: boolean }>`
-          SELECT id, tenant, name, created_at, revoked_at IS NOT NULL AS revoked FROM api_keys ORDER BY created_at`
-        return rows.map((r) => ({ id: r.id, tenant: r.tenant, name: r.name, createdAt: r.created_at, revoked: r.revoked }))
-      }).pipe(Effect.withSpan("ApiKeys.list"))
-
-      const revoke = Effect.fn("ApiKeys.revoke")(function* (id: string) {
-        const rows = yield* sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL RETURNING id`
-        return rows.length > 0
+      return ApiKeys.of({
+        create,
+        tenantOf: (key) => store.tenantOf(hashKey(key)),
+        anyActive,
+        list: store.list.pipe(Effect.withSpan("ApiKeys.list")),
+        revoke: (id) => store.revoke(id).pipe(Effect.withSpan("ApiKeys.revoke")),
       })
-
-      return ApiKeys.of({ create, tenantOf, anyActive, list, revoke })
     }),
   )
 }

@@ -14,17 +14,16 @@ import * as HttpServer from "effect/http/HttpServer"
 import { createServer } from "node:http"
 import type { Duplex } from "node:stream"
 import { ServerConfig } from "./config.ts"
-import * as Database from "./db.ts"
-import type { DatabaseKind } from "./db.ts"
 import { Executor } from "./executor.ts"
-import { IdempotencyStore } from "./idempotency.ts"
 import { ApiKeys } from "./keys.ts"
 import { routes } from "./http.ts"
 import { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
 import { ToolRegistry } from "./registry.ts"
 import { Runs } from "./runs.ts"
-import { RunStore } from "./store.ts"
+import * as Database from "./store/postgres/database.ts"
+import type { DatabaseKind } from "./store/postgres/database.ts"
+import * as PostgresStore from "./store/postgres/layer.ts"
 import { Webhooks } from "./webhooks.ts"
 
 export interface ServerOptions {
@@ -39,14 +38,12 @@ export const services = (options: ServerOptions = {}) =>
   Runs.layer.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
-        RunStore.layer,
         ToolRegistry.layer,
         ApiKeys.layer,
-        IdempotencyStore.layer,
         Webhooks.layer,
         options.notifications ?? Notifications.layer,
         options.executor ?? Executor.layer,
-      ).pipe(Layer.provideMerge(Metrics.layer)),
+      ).pipe(Layer.provideMerge(Layer.merge(Metrics.layer, PostgresStore.layer))),
     ),
   )
 

@@ -7,15 +7,6 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as SqlClient from "effect/sql/SqlClient"
-import type * as SqlError from "effect/sql/SqlError"
-
-/** Runs by status, from the database (every replica reports the same, whole-service figures). */
-export const runsByStatus: Effect.Effect<ReadonlyMap<string, number>, SqlError.SqlError, SqlClient.SqlClient> = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ status: string; n: number }>`SELECT status, count(*)::int AS n FROM runs GROUP BY status`
-  return new Map(rows.map((r) => [r.status, r.n]))
-})
 
 /** Webhook latency buckets, in seconds. */
 export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30] as const
@@ -36,7 +27,7 @@ export class Metrics extends Context.Service<
     readonly resumed: () => void
     /** A run of a replica that died was taken over by this replica. */
     readonly recovered: () => void
-    /** The exposition text, with the runs by status (`runsByStatus`) and any extra gauges. */
+    /** The exposition text, with the runs by status (`RunStore.countByStatus`) and any extra gauges. */
     readonly render: (byStatus: ReadonlyMap<string, number>, gauges?: Readonly<Record<string, number>>) => string
   }
 >()("codemode/server/Metrics") {

@@ -13,7 +13,7 @@ import * as PubSub from "effect/PubSub"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
-import { DatabaseKind } from "./db.ts"
+import { DatabaseKind } from "./store/postgres/database.ts"
 
 export type Notice =
   /** A suspend or cancel request was written to `runs.control` for this run: its owner should act on it. */

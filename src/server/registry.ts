@@ -4,42 +4,14 @@
  * both: registering `orders` when `orders.lookup` exists (or the other way round) is refused, because the
  * program's `tools.orders` could not be a function and an object at once.
  */
-import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import type { Namespace, RegisterTool, ToolMode } from "./api.ts"
+import type { Namespace, RegisterTool } from "./api.ts"
 import { newSecret } from "./signing.ts"
-import { retrying, transactional } from "./store.ts"
-
-/** A registered webhook tool, secret included (never sent back except by the registration answer). */
-export interface ToolRow {
-  readonly path: string
-  readonly description: string
-  readonly input: Record<string, unknown>
-  readonly output: Record<string, unknown> | undefined
-  readonly url: string
-  readonly mode: ToolMode
-  /** Plain and idempotent tools: the webhook's answer time. Durable tools: from `start` to the completion. */
-  readonly timeoutMs: number | undefined
-  /** Durable tools: the longest silence (no heartbeat) before the call fails. */
-  readonly heartbeatTimeoutMs: number | undefined
-  readonly secret: string
-}
-
-export interface Registrations {
-  readonly tools: ReadonlyArray<ToolRow>
-  readonly namespaces: ReadonlyArray<Namespace>
-}
-
-export class ToolPathConflict extends Data.TaggedError("ToolPathConflict")<{ readonly path: string; readonly existing: string }> {
-  override get message(): string {
-    return `Tool path ${this.path} conflicts with the registered tool ${this.existing}: a path is either a tool or a namespace`
-  }
-}
+import { type Registrations, type ToolPathConflict, ToolStore } from "./store/tools.ts"
 
 export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{ readonly path: string }> {
   override get message(): string {
@@ -74,84 +46,22 @@ export class ToolRegistry extends Context.Service<
     readonly resolve: (tenant: string, filter: ReadonlyArray<string> | null, strict: boolean) => E<Registrations, UnknownToolFilter>
   }
 >()("codemode/server/ToolRegistry") {
-  static readonly layer: Layer.Layer<ToolRegistry, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
+  static readonly layer: Layer.Layer<ToolRegistry, never, ToolStore> = Layer.effect(
     ToolRegistry,
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const pg = yield* PgClient.PgClient
+      const store = yield* ToolStore
 
-      interface Raw {
-        readonly path: string
-        readonly description: string
-        readonly input_schema: Record<string, unknown>
-        readonly output_schema: Record<string, unknown> | null
-        readonly url: string
-        readonly mode: ToolMode
-        readonly timeout_ms: number | null
-        readonly heartbeat_timeout_ms: number | null
-        readonly secret: string
-      }
-      const toRow = (r: Raw): ToolRow => ({
-        path: r.path,
-        description: r.description,
-        input: r.input_schema,
-        output: r.output_schema ?? undefined,
-        url: r.url,
-        mode: r.mode,
-        timeoutMs: r.timeout_ms ?? undefined,
-        heartbeatTimeoutMs: r.heartbeat_timeout_ms ?? undefined,
-        secret: r.secret,
-      })
-
-      const transaction = transactional(sql)
-
-      // Registrations of one tenant are serialized (a transaction-scoped advisory lock), so two registered at once
-      // cannot both pass the clash check (`orders` and `orders.lookup`).
-      const put = (tenant: string, path: string, tool: RegisterTool) =>
-        transaction(sql`SELECT pg_advisory_xact_lock(hashtext(${`codemode.tools:${tenant}`}))`.pipe(Effect.andThen(putUnlocked(tenant, path, tool))))
-
-      const putUnlocked = Effect.fn("ToolRegistry.put")(function* (tenant: string, path: string, tool: RegisterTool) {
-        const clash = yield* sql<{ path: string }>`
-          SELECT path FROM tools
-          WHERE tenant = ${tenant} AND path <> ${path}
-            AND (starts_with(path, ${path + "."}) OR starts_with(${path}, path || '.'))
-          LIMIT 1`
-        if (clash[0] !== undefined) return yield* new ToolPathConflict({ path, existing: clash[0].path })
-        const rows = yield* sql<{ secret: string }>`
-          INSERT INTO tools (tenant, path, description, input_schema, output_schema, url, mode, timeout_ms,
-                             heartbeat_timeout_ms, secret)
-          VALUES (${tenant}, ${path}, ${tool.description}, ${pg.json(tool.input)},
-                  ${tool.output === undefined ? null : pg.json(tool.output)}, ${tool.url}, ${tool.mode},
-                  ${tool.timeoutMs ?? null}, ${tool.heartbeatTimeoutMs ?? null}, ${newSecret()})
-          ON CONFLICT (tenant, path) DO UPDATE SET description = excluded.description,
-            input_schema = excluded.input_schema, output_schema = excluded.output_schema, url = excluded.url,
-            mode = excluded.mode, timeout_ms = excluded.timeout_ms,
-            heartbeat_timeout_ms = excluded.heartbeat_timeout_ms, updated_at = now()
-          RETURNING secret`
-        return { path, secret: rows[0]!.secret }
+      const put = Effect.fn("ToolRegistry.put")(function* (tenant: string, path: string, tool: RegisterTool) {
+        return { path, secret: yield* store.put(tenant, path, tool, newSecret()) }
       })
 
       const remove = Effect.fn("ToolRegistry.remove")(function* (tenant: string, path: string) {
-        const rows = yield* sql`DELETE FROM tools WHERE tenant = ${tenant} AND path = ${path} RETURNING path`
-        if (rows.length === 0) return yield* new ToolNotFound({ path })
+        if (!(yield* store.remove(tenant, path))) return yield* new ToolNotFound({ path })
       })
 
       const putNamespace = Effect.fn("ToolRegistry.putNamespace")(function* (tenant: string, path: string, description: string) {
-        yield* sql`
-          INSERT INTO namespaces (tenant, path, description) VALUES (${tenant}, ${path}, ${description})
-          ON CONFLICT (tenant, path) DO UPDATE SET description = excluded.description, updated_at = now()`
+        yield* store.putNamespace(tenant, path, description)
         return { path, description }
-      })
-
-      const all = Effect.fn("ToolRegistry.all")(function* (tenant: string) {
-        // One round trip per run start: both lists as JSON arrays.
-        const rows = yield* sql<{ tools: ReadonlyArray<Raw>; namespaces: ReadonlyArray<Namespace> }>`
-          SELECT
-            (SELECT coalesce(json_agg(t ORDER BY t.path), '[]') FROM tools t WHERE t.tenant = ${tenant}) AS tools,
-            (SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
-               FROM namespaces n WHERE n.tenant = ${tenant}) AS namespaces`
-        const row = rows[0]!
-        return { tools: row.tools.map(toRow), namespaces: row.namespaces }
       })
 
       const resolve = Effect.fn("ToolRegistry.resolve")(function* (
@@ -159,7 +69,7 @@ export class ToolRegistry extends Context.Service<
         filter: ReadonlyArray<string> | null,
         strict: boolean,
       ) {
-        const everything = yield* all(tenant)
+        const everything = yield* store.all(tenant)
         if (filter === null) return everything
         const tools = everything.tools.filter((t) => filter.some((entry) => selects(entry, t.path)))
         if (strict) {
@@ -170,8 +80,7 @@ export class ToolRegistry extends Context.Service<
         return { tools, namespaces }
       })
 
-      // Run starts, resumes and takeovers resolve tools: a dropped connection should not fail them.
-      return ToolRegistry.of(retrying({ put, remove, putNamespace, all, resolve }))
+      return ToolRegistry.of({ put, remove, putNamespace, all: store.all, resolve })
     }),
   )
 }

@@ -42,8 +42,11 @@ import { Executor, type Program, SnapshotInvalid, SuspendRefused } from "./execu
 import { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
 import { hashKey } from "./keys.ts"
-import { ToolRegistry, type Registrations, type ToolRow, type UnknownToolFilter } from "./registry.ts"
-import { isTransient, RunStore, sqlMessage, type CancelledCall, type Control, type RunRow, type TakenOver } from "./store.ts"
+import { ToolRegistry, type UnknownToolFilter } from "./registry.ts"
+import { CallStore } from "./store/calls.ts"
+import { isTransient, sqlMessage } from "./store/errors.ts"
+import { EventStore } from "./store/events.ts"
+import { RunStore, type CancelledCall, type Control, type RunRow, type TakenOver } from "./store/runs.ts"
 import { Webhooks } from "./webhooks.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -231,12 +234,14 @@ export class Runs extends Context.Service<
   static readonly layer: Layer.Layer<
     Runs,
     never,
-    ServerConfig | RunStore | ToolRegistry | Executor | Webhooks | Notifications | Metrics
+    ServerConfig | RunStore | CallStore | EventStore | ToolRegistry | Executor | Webhooks | Notifications | Metrics
   > = Layer.effect(
     Runs,
     Effect.gen(function* () {
       const config = yield* ServerConfig
       const store = yield* RunStore
+      const callStore = yield* CallStore
+      const eventStore = yield* EventStore
       const registry = yield* ToolRegistry
       const executor = yield* Executor
       const webhooks = yield* Webhooks
@@ -248,7 +253,7 @@ export class Runs extends Context.Service<
 
       const view = Effect.fnUntraced(function* (row: RunRow) {
         if (row.status !== "suspended" && row.status !== "running") return toView(row)
-        const pending = yield* store.pendingCalls([row.id])
+        const pending = yield* callStore.pending([row.id])
         return toView(row, pending.get(row.id))
       })
 
@@ -260,7 +265,7 @@ export class Runs extends Context.Service<
 
       // -- executing -------------------------------------------------------------------------------------------
 
-      const calls = makeCalls({ config, store, webhooks, notifications, metrics })
+      const calls = makeCalls({ config, store: callStore, webhooks, notifications, metrics })
       const runScope = yield* Scope.make()
       let draining = false
       const fork = <A, E>(effect: Effect.Effect<A, E>) => Effect.asVoid(Effect.forkIn(effect, runScope))
@@ -329,7 +334,7 @@ export class Runs extends Context.Service<
           const dropped = active.logs.splice(0).length
           const first = active.logged === 0
           active.logged += lines.length
-          return store.appendLogs(active.id, lines, dropped > 0 && active.logged === MAX_LOG_EVENTS && (first || lines.length > 0)).pipe(
+          return eventStore.appendLogs(active.id, lines, dropped > 0 && active.logged === MAX_LOG_EVENTS && (first || lines.length > 0)).pipe(
             Effect.andThen(notifications.publish({ type: "events", runId: active.id })),
             Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${active.id}`, e)),
           )
@@ -520,7 +525,7 @@ export class Runs extends Context.Service<
           if (taken.attempts > config.maxRecoveries) {
             return yield* fail(`Run ${row.id} was taken over ${taken.attempts} times after its replica stopped; it is not continued again`)
           }
-          const unsafe = yield* store.unsafeCalls(row.id)
+          const unsafe = yield* callStore.unsafe(row.id)
           if (unsafe.length > 0) {
             const list = unsafe.map((c) => `tools.${c.path} (${c.key})`).join(", ")
             return yield* fail(
@@ -535,7 +540,7 @@ export class Runs extends Context.Service<
       // are taken over. Each step is one atomic statement, so replicas sweeping together never act twice.
       yield* Effect.gen(function* () {
         if (draining) return
-        for (const runId of yield* store.expireCalls) yield* notifications.publish({ type: "events", runId })
+        for (const runId of yield* callStore.expire) yield* notifications.publish({ type: "events", runId })
         for (const r of yield* store.wakeable(10)) yield* wakeIfDue(r.id)
         for (let i = 0; i < 10 && !draining; i++) {
           const taken = yield* store.takeOver(me, config.leaseMs, [...actives.keys()])
@@ -804,7 +809,7 @@ export class Runs extends Context.Service<
         }
         const rows = yield* store.list(tenant, { status: options.status, limit: limit + 1, before: options.cursor })
         const page = rows.slice(0, limit)
-        const pending = yield* store.pendingCalls(page.filter((r) => r.status === "suspended" || r.status === "running").map((r) => r.id))
+        const pending = yield* callStore.pending(page.filter((r) => r.status === "suspended" || r.status === "running").map((r) => r.id))
         return {
           runs: page.map((r) => toView(r, pending.get(r.id))),
           ...(rows.length > limit ? { nextCursor: page.at(-1)!.seq } : {}),
@@ -826,7 +831,7 @@ export class Runs extends Context.Service<
             for (;;) {
               // The row first: when it has ended, every event written with its final status is already committed.
               const row = yield* store.get(tenant, id)
-              const batch = yield* store.events(id, cursor, PAGE)
+              const batch = yield* eventStore.after(id, cursor, PAGE)
               for (const e of batch) {
                 const data: Record<string, unknown> = { ...(e.data as Record<string, unknown>), at: e.at.toISOString() }
                 // The final event carries the Result (value or error, logs, tool calls).
@@ -851,7 +856,7 @@ export class Runs extends Context.Service<
         const outcome = completion.ok
           ? { ok: true, output: completion.output ?? null }
           : { ok: false, error: { kind: "ToolFailure", message: completion.error.message } }
-        const done = yield* store.completeCall(callWhere(where), outcome)
+        const done = yield* callStore.complete(callWhere(where), outcome)
         if (done === undefined) return yield* new CallNotFound({ key: "token" in where ? "(callback)" : where.key })
         if (done.completed) {
           yield* notifications.publish({ type: "events", runId: done.runId })
@@ -874,7 +879,7 @@ export class Runs extends Context.Service<
       })
 
       const heartbeat = Effect.fn("Runs.heartbeat")(function* (where: CallWhere) {
-        const beat = yield* store.heartbeat(callWhere(where))
+        const beat = yield* callStore.heartbeat(callWhere(where))
         if (beat === undefined) return yield* new CallNotFound({ key: "token" in where ? "(callback)" : where.key })
         return { key: beat.key, runId: beat.runId, state: beat.state as CallHeartbeat["state"] }
       })

@@ -18,7 +18,7 @@ import * as Schedule from "effect/Schedule"
 import { ServerConfig } from "./config.ts"
 import { deeperThan, MAX_DATA_DEPTH } from "./json-guard.ts"
 import { Metrics } from "./metrics.ts"
-import type { ToolRow } from "./registry.ts"
+import type { ToolRow } from "./store/tools.ts"
 import { AddressRefused, check, InvalidAllowList, policy, post, ReplyTooLarge, type Policy } from "./outbound.ts"
 import { headers as signatureHeaders } from "./signing.ts"
 

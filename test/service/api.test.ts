@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Run } from "../../src/client/index.ts"
-import { latestMigration } from "../../src/server/db.ts"
+import { latestMigration } from "../../src/server/store/postgres/database.ts"
 import { yaml } from "../../src/server/openapi.ts"
 import * as Fake from "./fake-executor.ts"
 import { clientFor, createDatabase, eventually, request, startReceiver, startReplica, type Replica } from "./helpers.ts"

@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { latestMigration, migrationFiles } from "../../src/server/db.ts"
+import { latestMigration, migrationFiles } from "../../src/server/store/postgres/database.ts"
 import { yaml } from "../../src/server/openapi.ts"
 import { createDatabase, ROOT, sqlOn, startReplica, type Replica } from "./helpers.ts"
 

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as SqlClient from "effect/sql/SqlClient"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { appliedMigration, latestMigration, migrate, migrationFiles } from "../../src/server/db.ts"
+import { appliedMigration, latestMigration, migrate, migrationFiles } from "../../src/server/store/postgres/database.ts"
 import { createDatabase } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>

@@ -18,11 +18,11 @@ import type * as SqlError from "effect/sql/SqlError"
 import { mkdirSync, readdirSync } from "node:fs"
 import { resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { ServerConfig } from "./config.ts"
-import { pgliteStream } from "./pglite-bridge.ts"
-import { isTransient, sqlMessage } from "./store.ts"
+import { ServerConfig } from "../../config.ts"
+import { pgliteStream } from "../../pglite-bridge.ts"
+import { isTransient, sqlMessage } from "../errors.ts"
 
-const MIGRATIONS_DIR = fileURLToPath(new URL("../../migrations", import.meta.url))
+const MIGRATIONS_DIR = fileURLToPath(new URL("../../../../migrations", import.meta.url))
 const MIGRATION_FILE = /^(\d+)_([\w-]+)\.(?:ts|js|mjs)$/
 
 /** Which kind of database this process talks to: notifications need to know (LISTEN/NOTIFY or in-process). */

@@ -1,0 +1,74 @@
+/**
+ * `CallStore`: the contract for the calls journal (table `calls`): every tool call of a run under its key, what a
+ * run continuing after a crash or resume replays instead of calling again, and the durable calls that outlive a
+ * suspended run (completions, heartbeats, timeouts). A settled call wakes the auto-suspended run waiting on it
+ * in the same step. Implemented by `postgres/calls.ts` and `memory/calls.ts`.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as SqlError from "effect/sql/SqlError"
+import type { PendingCall } from "../api.ts"
+import type { CancelledCall } from "./runs.ts"
+
+/** A durable call: by key within a tenant, or by the hash of its callback token. */
+export type CallWhere = { readonly tenant: string; readonly key: string } | { readonly callbackHash: string }
+
+/** A call as the journal holds it: what a run continuing after a crash replays instead of calling again. */
+export interface JournalEntry {
+  readonly path: string
+  readonly mode: string
+  readonly input: unknown
+  readonly state: "queued" | "running" | "started" | "settled"
+  readonly data: unknown
+  readonly outcome: unknown
+}
+
+/** How a durable call may go silent before any replica fails it. */
+export interface DurableTiming {
+  readonly timeoutMs: number | undefined
+  readonly heartbeatTimeoutMs: number | undefined
+}
+
+export interface NewCall {
+  readonly key: string
+  readonly path: string
+  readonly mode: string
+  readonly input: unknown
+  readonly callbackHash?: string | undefined
+}
+
+type E<A> = Effect.Effect<A, SqlError.SqlError>
+
+export class CallStore extends Context.Service<
+  CallStore,
+  {
+    /** Unsettled calls of the given runs, oldest first. */
+    readonly pending: (runIds: ReadonlyArray<string>) => E<ReadonlyMap<string, ReadonlyArray<PendingCall>>>
+    /** A call begins (or begins again, for a repeated idempotent call). */
+    readonly started: (runId: string, call: NewCall) => E<void>
+    /** A durable call's `start` was accepted: its data is saved and it waits for its completion (or its timeouts). */
+    readonly accepted: (runId: string, key: string, data: unknown, timing: DurableTiming) => E<void>
+    readonly settled: (runId: string, key: string, outcome: unknown) => E<void>
+    /** The call as recorded, for a run replaying its calls after a crash or resume. */
+    readonly journal: (runId: string, key: string) => E<JournalEntry | undefined>
+    /** Calls of a run that were in flight and cannot be repeated safely (a plain call, a durable `start`). */
+    readonly unsafe: (runId: string) => E<ReadonlyArray<{ readonly key: string; readonly path: string }>>
+    /** Settles an unsettled durable call as cancelled; its data when this did it (the tool is to be told once). */
+    readonly cancelled: (runId: string, key: string) => E<CancelledCall | undefined>
+    /** Records a heartbeat of a started durable call; its state, or undefined when there is no such durable call. */
+    readonly heartbeat: (where: CallWhere) => E<{ readonly runId: string; readonly key: string; readonly state: string } | undefined>
+    /** Fails the started durable calls whose deadline or heartbeat passed; the runs they belong to. */
+    readonly expire: E<ReadonlyArray<string>>
+    /** A call's state and outcome (undefined when there is no such call). */
+    readonly outcome: (runId: string, key: string) => E<{ readonly state: string; readonly outcome: unknown } | undefined>
+    /**
+     * Completes a durable call that has not settled, and wakes its run when it sleeps on it. The call as it is
+     * after: `completed` false when it had already settled (its stored outcome is answered); undefined when there
+     * is no such durable call.
+     */
+    readonly complete: (
+      where: CallWhere,
+      outcome: unknown,
+    ) => E<{ readonly runId: string; readonly key: string; readonly outcome: unknown; readonly completed: boolean } | undefined>
+  }
+>()("codemode/server/CallStore") {}

@@ -1,0 +1,117 @@
+/**
+ * The tables of the in-memory store: what the Postgres schema (`migrations/`) holds, as maps in this process.
+ * Every store operation reads the clock once and then changes the tables without yielding, so each is atomic as
+ * the Postgres statement it stands for is. Time is Effect's `Clock`: tests move leases and timeouts with
+ * `TestClock`.
+ */
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
+import type { Limits, RunStatus } from "../../api.ts"
+import { storable } from "../../json-guard.ts"
+import type { Control } from "../runs.ts"
+import type { ToolRow } from "../tools.ts"
+
+export interface RunRecord {
+  readonly id: string
+  readonly tenant: string
+  status: RunStatus
+  readonly code: string
+  readonly limits: Limits
+  readonly tools: ReadonlyArray<string> | null
+  result: unknown
+  owner: string | null
+  leaseExpiresAt: number | null
+  control: Control | null
+  version: number
+  readonly seq: number
+  readonly requestHash: string | null
+  readonly createdAt: number
+  updatedAt: number
+  snapshot: Uint8Array | null
+  autoResume: boolean
+  wake: boolean
+  recoveryAttempts: number
+}
+
+export interface CallRecord {
+  readonly runId: string
+  readonly key: string
+  readonly path: string
+  readonly mode: string
+  readonly input: unknown
+  state: "queued" | "running" | "started" | "settled"
+  attempts: number
+  callbackHash: string | null
+  data: unknown
+  outcome: unknown
+  deadlineAt: number | null
+  heartbeatMs: number | null
+  heartbeatAt: number | null
+  readonly createdAt: number
+  /** Insertion order: calls made at the same millisecond are listed as Postgres lists them (by key). */
+  readonly order: number
+}
+
+export interface EventRecord {
+  readonly id: number
+  readonly runId: string
+  readonly type: string
+  readonly data: unknown
+  readonly at: number
+}
+
+export interface KeyRecord {
+  readonly hash: string
+  readonly id: string
+  readonly tenant: string
+  readonly name: string | null
+  readonly createdAt: number
+  revokedAt: number | null
+}
+
+export interface IdempotencyRecord {
+  fingerprint: string
+  status: number | null
+  contentType: string | null
+  body: string | null
+  createdAt: number
+  updatedAt: number
+}
+
+export interface Tables {
+  readonly runs: Map<string, RunRecord>
+  /** By `callKey(runId, key)`. */
+  readonly calls: Map<string, CallRecord>
+  readonly events: Array<EventRecord>
+  /** By `tenantKey(tenant, path)`. */
+  readonly tools: Map<string, ToolRow & { readonly tenant: string }>
+  readonly namespaces: Map<string, { readonly tenant: string; readonly path: string; readonly description: string }>
+  readonly keys: Map<string, KeyRecord>
+  readonly idempotency: Map<string, IdempotencyRecord>
+  /** The last value of each sequence (`runs.seq`, `events.id`, the calls' insertion order). */
+  readonly sequences: { run: number; event: number; call: number }
+}
+
+export const callKey = (runId: string, key: string): string => `${runId}\u0000${key}`
+export const tenantKey = (tenant: string, name: string): string => `${tenant}\u0000${name}`
+
+/** A value as a `jsonb` column gives it back: JSON only, text Postgres can store, a copy. */
+export const jsonb = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(storable(value))))
+
+export const appendEvent = (tables: Tables, runId: string, type: string, data: unknown, at: number): void => {
+  tables.events.push({ id: ++tables.sequences.event, runId, type, data: jsonb(data), at })
+}
+
+export class MemoryDatabase extends Context.Service<MemoryDatabase, Tables>()("codemode/server/MemoryDatabase") {
+  /** Empty tables: each layer built is a database of its own. */
+  static readonly layer: Layer.Layer<MemoryDatabase> = Layer.sync(MemoryDatabase, () => ({
+    runs: new Map(),
+    calls: new Map(),
+    events: [],
+    tools: new Map(),
+    namespaces: new Map(),
+    keys: new Map(),
+    idempotency: new Map(),
+    sequences: { run: 0, event: 0, call: 0 },
+  }))
+}

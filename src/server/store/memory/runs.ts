@@ -1,0 +1,237 @@
+/** `RunStore` in memory: the same decisions as `postgres/runs.ts`, each made in one synchronous step. */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { Result } from "../../api.ts"
+import { type AutoSuspend, CANCELLED, type CancelledCall, type CancelWhere, type Control, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
+import { appendEvent, callKey, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
+
+const toRow = (r: RunRecord, now: number): RunRow => ({
+  id: r.id,
+  tenant: r.tenant,
+  status: r.status,
+  code: r.code,
+  limits: r.limits,
+  tools: r.tools,
+  result: r.result as Result | null,
+  owner: r.owner,
+  leaseExpired: r.leaseExpiresAt !== null && r.leaseExpiresAt < now,
+  control: r.control,
+  version: r.version,
+  seq: String(r.seq),
+  requestHash: r.requestHash,
+  createdAt: new Date(r.createdAt),
+  updatedAt: new Date(r.updatedAt),
+})
+
+/** The fields every change of a run's status resets. */
+const release = (r: RunRecord, now: number): void => {
+  r.owner = null
+  r.leaseExpiresAt = null
+  r.control = null
+  r.version++
+  r.updatedAt = now
+}
+
+const callsOf = (tables: Tables, runId: string) => [...tables.calls.values()].filter((c) => c.runId === runId)
+
+export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
+  RunStore,
+  Effect.gen(function* () {
+    const tables = yield* MemoryDatabase
+    /** `f` at one instant, without yielding: one statement. */
+    const atomically = <A>(f: (now: number) => A) => Effect.map(Clock.currentTimeMillis, f)
+    const running = (id: string, owner: string) => {
+      const r = tables.runs.get(id)
+      return r !== undefined && r.owner === owner && r.status === "running" ? r : undefined
+    }
+
+    const claimIf = (r: RunRecord | undefined, owner: string, leaseMs: number, event: Record<string, unknown>) =>
+      atomically((now) => {
+        if (r === undefined || r.status !== "suspended") return undefined
+        r.status = "running"
+        release(r, now)
+        r.owner = owner
+        r.leaseExpiresAt = now + leaseMs
+        r.autoResume = false
+        r.wake = false
+        appendEvent(tables, r.id, "run.resumed", { owner, ...event }, now)
+        return { row: toRow(r, now), snapshot: r.snapshot ?? new Uint8Array() }
+      })
+
+    return RunStore.of({
+      insert: (run: NewRun) =>
+        atomically((now) => {
+          if (tables.runs.has(run.id)) return undefined
+          const r: RunRecord = {
+            id: run.id,
+            tenant: run.tenant,
+            status: "running",
+            code: run.code,
+            limits: jsonb(run.limits) as RunRecord["limits"],
+            tools: run.tools === null ? null : [...run.tools],
+            result: null,
+            owner: run.owner,
+            leaseExpiresAt: now + run.leaseMs,
+            control: null,
+            version: 0,
+            seq: ++tables.sequences.run,
+            requestHash: run.requestHash,
+            createdAt: now,
+            updatedAt: now,
+            snapshot: null,
+            autoResume: false,
+            wake: false,
+            recoveryAttempts: 0,
+          }
+          tables.runs.set(run.id, r)
+          appendEvent(tables, run.id, "run.created", { owner: run.owner }, now)
+          return toRow(r, now)
+        }),
+      get: (tenant, id) =>
+        atomically((now) => {
+          const r = tables.runs.get(id)
+          return r !== undefined && r.tenant === tenant ? toRow(r, now) : undefined
+        }),
+      list: (tenant, query: ListQuery) =>
+        atomically((now) =>
+          [...tables.runs.values()]
+            .filter(
+              (r) =>
+                r.tenant === tenant &&
+                (query.status === undefined || r.status === query.status) &&
+                (query.before === undefined || r.seq < Number(query.before)),
+            )
+            .sort((a, b) => b.seq - a.seq)
+            .slice(0, query.limit)
+            .map((r) => toRow(r, now)),
+        ),
+      countByStatus: Effect.sync(() => {
+        const counts = new Map<string, number>()
+        for (const r of tables.runs.values()) counts.set(r.status, (counts.get(r.status) ?? 0) + 1)
+        return counts
+      }),
+      finish: (id, owner, status, result) =>
+        atomically((now) => {
+          const r = running(id, owner)
+          if (r === undefined) return undefined
+          r.status = status
+          r.result = jsonb(result)
+          r.snapshot = null
+          release(r, now)
+          appendEvent(tables, id, `run.${status}`, { owner }, now)
+          return toRow(r, now)
+        }),
+      suspend: (id, owner, snapshot, auto?: AutoSuspend) =>
+        atomically((now) => {
+          const r = running(id, owner)
+          if (r === undefined) return undefined
+          const waiting = auto?.waiting ?? []
+          r.wake =
+            auto?.wake === true ||
+            (auto !== undefined && waiting.some((key) => tables.calls.get(callKey(id, key))?.state === "settled"))
+          r.status = "suspended"
+          r.snapshot = snapshot.slice()
+          r.autoResume = auto !== undefined
+          release(r, now)
+          for (const c of callsOf(tables, id)) if (c.state === "running") c.state = "queued"
+          appendEvent(tables, id, "run.suspended", { owner, bytes: snapshot.length, ...(auto === undefined ? {} : { auto: true }) }, now)
+          return toRow(r, now)
+        }),
+      pin: (tenant, id) =>
+        Effect.sync(() => {
+          const r = tables.runs.get(id)
+          if (r === undefined || r.tenant !== tenant || r.status !== "suspended") return
+          r.autoResume = false
+          r.wake = false
+        }),
+      checkpoint: (id, owner, snapshot) =>
+        Effect.sync(() => {
+          const r = running(id, owner)
+          if (r !== undefined) r.snapshot = snapshot.slice()
+        }),
+      claim: (tenant, id, owner, leaseMs) =>
+        Effect.suspend(() => {
+          const r = tables.runs.get(id)
+          return claimIf(r?.tenant === tenant ? r : undefined, owner, leaseMs, {})
+        }),
+      wakeable: (limit) =>
+        Effect.sync(() =>
+          [...tables.runs.values()]
+            .filter((r) => r.status === "suspended" && r.wake)
+            .sort((a, b) => a.updatedAt - b.updatedAt)
+            .slice(0, limit)
+            .map((r) => ({ id: r.id, tenant: r.tenant })),
+        ),
+      claimWoken: (id, owner, leaseMs) =>
+        Effect.suspend(() => {
+          const r = tables.runs.get(id)
+          return claimIf(r?.wake === true ? r : undefined, owner, leaseMs, { auto: true })
+        }),
+      takeOver: (owner, leaseMs, executing) =>
+        atomically((now) => {
+          const r = [...tables.runs.values()]
+            .filter((r) => r.status === "running" && r.leaseExpiresAt !== null && r.leaseExpiresAt < now && !executing.includes(r.id))
+            .sort((a, b) => a.leaseExpiresAt! - b.leaseExpiresAt!)[0]
+          if (r === undefined) return undefined
+          const previousOwner = r.owner
+          r.owner = owner
+          r.leaseExpiresAt = now + leaseMs
+          r.control = null
+          r.recoveryAttempts++
+          r.version++
+          r.updatedAt = now
+          appendEvent(tables, r.id, "run.recovered", { owner, from: previousOwner, attempt: r.recoveryAttempts }, now)
+          const checkpoint = r.snapshot ?? undefined
+          return { row: toRow(r, now), snapshot: checkpoint ?? new Uint8Array(), checkpoint, attempts: r.recoveryAttempts, previousOwner }
+        }),
+      cancel: (tenant, id, where: CancelWhere) =>
+        atomically((now) => {
+          const r = tables.runs.get(id)
+          if (r === undefined || r.tenant !== tenant) return undefined
+          const applies =
+            where === "suspended"
+              ? r.status === "suspended"
+              : where === "orphaned"
+                ? r.status === "running" && r.leaseExpiresAt !== null && r.leaseExpiresAt < now
+                : r.status === "running" && r.owner === where.owner
+          if (!applies) return undefined
+          r.status = "cancelled"
+          r.snapshot = null
+          r.autoResume = false
+          r.wake = false
+          release(r, now)
+          const durable: Array<CancelledCall> = []
+          for (const c of callsOf(tables, id)) {
+            if (c.state === "settled") continue
+            c.state = "settled"
+            c.outcome = jsonb(CANCELLED)
+            if (c.mode === "durable" && c.data !== undefined) durable.push({ key: c.key, path: c.path, data: c.data })
+          }
+          appendEvent(tables, id, "run.cancelled", {}, now)
+          return { row: toRow(r, now), durable }
+        }),
+      requestControl: (tenant, id, control: Control) =>
+        atomically((now) => {
+          const r = tables.runs.get(id)
+          if (r === undefined || r.tenant !== tenant || r.status !== "running") return undefined
+          r.control = jsonb(control) as Control
+          return toRow(r, now)
+        }),
+      replyControl: (id, owner, control) =>
+        Effect.sync(() => {
+          const r = tables.runs.get(id)
+          if (r !== undefined && r.owner === owner) r.control = jsonb(control) as Control
+        }),
+      renewLeases: (owner, ids, leaseMs) =>
+        atomically((now) =>
+          ids.flatMap((id) => {
+            const r = running(id, owner)
+            if (r === undefined) return []
+            r.leaseExpiresAt = now + leaseMs
+            return [{ id, control: r.control }]
+          }),
+        ),
+    })
+  }),
+)

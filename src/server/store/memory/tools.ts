@@ -1,0 +1,48 @@
+/** `ToolStore` in memory. */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
+import { jsonb, MemoryDatabase, tenantKey } from "./database.ts"
+
+const byPath = <A extends { readonly path: string }>(a: A, b: A) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+
+export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect(
+  ToolStore,
+  Effect.gen(function* () {
+    const tables = yield* MemoryDatabase
+    const ofTenant = (tenant: string) => [...tables.tools.values()].filter((t) => t.tenant === tenant).sort(byPath)
+    return ToolStore.of({
+      put: (tenant, path, tool, secret) =>
+        Effect.suspend(() => {
+          const clash = ofTenant(tenant).find((t) => t.path !== path && (t.path.startsWith(path + ".") || path.startsWith(t.path + ".")))
+          if (clash !== undefined) return Effect.fail(new ToolPathConflict({ path, existing: clash.path }))
+          const kept = tables.tools.get(tenantKey(tenant, path))?.secret ?? secret
+          const row: ToolRow & { tenant: string } = {
+            tenant,
+            path,
+            description: tool.description,
+            input: jsonb(tool.input) as ToolRow["input"],
+            output: tool.output === undefined ? undefined : (jsonb(tool.output) as ToolRow["input"]),
+            url: tool.url,
+            mode: tool.mode,
+            timeoutMs: tool.timeoutMs,
+            heartbeatTimeoutMs: tool.heartbeatTimeoutMs,
+            secret: kept,
+          }
+          tables.tools.set(tenantKey(tenant, path), row)
+          return Effect.succeed(kept)
+        }),
+      remove: (tenant, path) => Effect.sync(() => tables.tools.delete(tenantKey(tenant, path))),
+      putNamespace: (tenant, path, description) =>
+        Effect.sync(() => void tables.namespaces.set(tenantKey(tenant, path), { tenant, path, description })),
+      all: (tenant) =>
+        Effect.sync(() => ({
+          tools: ofTenant(tenant).map(({ tenant: _, ...tool }) => tool),
+          namespaces: [...tables.namespaces.values()]
+            .filter((n) => n.tenant === tenant)
+            .sort(byPath)
+            .map((n) => ({ path: n.path, description: n.description })),
+        })),
+    })
+  }),
+)

@@ -1,0 +1,209 @@
+/** `CallStore` on Postgres: each change of a call writes its event in the same statement. */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import { CallState, type PendingCall } from "../../api.ts"
+import { storable } from "../../json-guard.ts"
+import { type CallWhere, CallStore, type DurableTiming, type NewCall } from "../calls.ts"
+import { CANCELLED } from "../runs.ts"
+import { decodeRows, retrying, transactional } from "./shared.ts"
+
+const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState })
+const Journal = Schema.Struct({
+  path: Schema.String,
+  mode: Schema.String,
+  input: Schema.Unknown,
+  state: Schema.Literals(["queued", "running", "started", "settled"]),
+  data: Schema.Unknown,
+  outcome: Schema.Unknown,
+})
+const KeyPath = Schema.Struct({ key: Schema.String, path: Schema.String })
+const CancelledRow = Schema.Struct({ key: Schema.String, path: Schema.String, data: Schema.Unknown })
+const Beat = Schema.Struct({ run_id: Schema.String, key: Schema.String, state: Schema.String })
+const RunId = Schema.Struct({ run_id: Schema.String })
+const Outcome = Schema.Struct({ state: Schema.String, outcome: Schema.Unknown })
+const Completed = Schema.Struct({ run_id: Schema.String, key: Schema.String })
+const Settled = Schema.Struct({ run_id: Schema.String, key: Schema.String, outcome: Schema.Unknown })
+
+export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
+  CallStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const pg = yield* PgClient.PgClient
+    const json = (v: unknown) => pg.json(storable(v))
+    const transaction = transactional(sql)
+    const after = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
+
+    const pending = Effect.fn("CallStore.pending")(function* (runIds: ReadonlyArray<string>) {
+      const out = new Map<string, Array<PendingCall>>()
+      if (runIds.length === 0) return out
+      const rows = yield* decodeRows(Pending)(
+        yield* sql`
+          SELECT run_id, key, path, state FROM calls
+          WHERE run_id IN ${sql.in(runIds)} AND state <> 'settled'
+          ORDER BY created_at, key`,
+      )
+      for (const r of rows) {
+        const list = out.get(r.run_id) ?? []
+        list.push({ key: r.key, path: r.path, state: r.state })
+        out.set(r.run_id, list)
+      }
+      return out
+    })
+
+    const started = Effect.fn("CallStore.started")(function* (runId: string, call: NewCall) {
+      yield* sql`
+        WITH c AS (
+          INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash)
+          VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'running', 1,
+                  ${call.callbackHash ?? null})
+          ON CONFLICT (run_id, key) DO UPDATE SET state = 'running', attempts = calls.attempts + 1, updated_at = now(),
+            callback_hash = coalesce(excluded.callback_hash, calls.callback_hash)
+          RETURNING run_id, attempts
+        )
+        INSERT INTO events (run_id, type, data)
+        SELECT run_id, 'call.started', ${json({ key: call.key, path: call.path })}::jsonb || jsonb_build_object('attempt', attempts) FROM c`
+    })
+
+    const accepted = Effect.fn("CallStore.accepted")(function* (runId: string, key: string, data: unknown, timing: DurableTiming) {
+      yield* sql`
+        WITH c AS (
+          UPDATE calls SET state = 'started', data = ${json(data ?? null)}, updated_at = now(),
+            deadline_at = ${timing.timeoutMs === undefined ? null : after(timing.timeoutMs)},
+            heartbeat_ms = ${timing.heartbeatTimeoutMs ?? null}, heartbeat_at = now()
+          WHERE run_id = ${runId} AND key = ${key} AND state <> 'settled'
+          RETURNING run_id
+        )
+        INSERT INTO events (run_id, type, data) SELECT run_id, 'call.accepted', ${json({ key, data: data ?? null })} FROM c`
+    })
+
+    const settled = Effect.fn("CallStore.settled")(function* (runId: string, key: string, outcome: unknown) {
+      yield* sql`
+        WITH c AS (
+          UPDATE calls SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
+          WHERE run_id = ${runId} AND key = ${key}
+          RETURNING run_id
+        )
+        INSERT INTO events (run_id, type, data) SELECT run_id, 'call.settled', ${json({ key, outcome })} FROM c`
+    })
+
+    const journal = Effect.fn("CallStore.journal")(function* (runId: string, key: string) {
+      const rows = yield* decodeRows(Journal)(
+        yield* sql`SELECT path, mode, input, state, data, outcome FROM calls WHERE run_id = ${runId} AND key = ${key}`,
+      )
+      return rows[0]
+    })
+
+    const unsafe = Effect.fn("CallStore.unsafe")(function* (runId: string) {
+      return yield* decodeRows(KeyPath)(
+        yield* sql`
+          SELECT key, path FROM calls WHERE run_id = ${runId} AND state = 'running' AND mode IN ('plain', 'durable')
+          ORDER BY created_at, key`,
+      )
+    })
+
+    const cancelled = Effect.fn("CallStore.cancelled")(function* (runId: string, key: string) {
+      const rows = yield* decodeRows(CancelledRow)(
+        yield* sql`
+          WITH c AS (
+            UPDATE calls SET state = 'settled', outcome = ${json(CANCELLED)}, updated_at = now()
+            WHERE run_id = ${runId} AND key = ${key} AND mode = 'durable' AND state <> 'settled'
+            RETURNING run_id, key, path, data
+          ), e AS (
+            INSERT INTO events (run_id, type, data) SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(CANCELLED)}::jsonb) FROM c
+          )
+          SELECT key, path, data FROM c`,
+      )
+      return rows[0]
+    })
+
+    const callMatch = (where: CallWhere) =>
+      "callbackHash" in where
+        ? sql`c.callback_hash = ${where.callbackHash}`
+        : sql`c.key = ${where.key} AND c.run_id IN (SELECT id FROM runs WHERE tenant = ${where.tenant})`
+
+    const heartbeat = Effect.fn("CallStore.heartbeat")(function* (where: CallWhere) {
+      const rows = yield* decodeRows(Beat)(
+        yield* sql`
+          WITH h AS (
+            UPDATE calls c SET heartbeat_at = now() WHERE ${callMatch(where)} AND c.mode = 'durable' AND c.state = 'started'
+            RETURNING c.run_id, c.key, c.state
+          )
+          SELECT run_id, key, state FROM h
+          UNION ALL
+          SELECT c.run_id, c.key, c.state FROM calls c WHERE ${callMatch(where)} AND c.mode = 'durable' AND NOT EXISTS (SELECT 1 FROM h)`,
+      )
+      const r = rows[0]
+      return r === undefined ? undefined : { runId: r.run_id, key: r.key, state: r.state }
+    })
+
+    const expiring = sql`state = 'started' AND (deadline_at < now() OR heartbeat_at + heartbeat_ms * interval '1 millisecond' < now())`
+    const expire = Effect.gen(function* () {
+      // The runs are locked first, in id order, as `complete` and an auto-suspend lock theirs: a run suspending
+      // while its call times out is woken all the same.
+      yield* sql`SELECT 1 FROM runs WHERE id IN (SELECT run_id FROM calls WHERE ${expiring}) ORDER BY id FOR NO KEY UPDATE`
+      const rows = yield* decodeRows(RunId)(
+        yield* sql`
+          WITH x AS (
+            SELECT run_id, key, path,
+              CASE WHEN deadline_at < now() THEN 'its job did not complete within the tool''s timeoutMs'
+                   ELSE 'its job sent no heartbeat for ' || heartbeat_ms || ' ms' END AS why
+            FROM calls
+            WHERE ${expiring}
+            LIMIT 100 FOR UPDATE SKIP LOCKED
+          ), c AS (
+            UPDATE calls SET state = 'settled', updated_at = now(),
+              outcome = jsonb_build_object('ok', false, 'error', jsonb_build_object('kind', 'ToolFailure',
+                'message', x.why))
+            FROM x WHERE calls.run_id = x.run_id AND calls.key = x.key
+            RETURNING calls.run_id, calls.key, calls.outcome
+          ), w AS (
+            UPDATE runs SET wake = true WHERE id IN (SELECT run_id FROM c) AND status = 'suspended' AND auto_resume
+          ), e AS (
+            INSERT INTO events (run_id, type, data) SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', outcome) FROM c
+          )
+          SELECT DISTINCT run_id FROM c`,
+      )
+      return rows.map((r) => r.run_id)
+    }).pipe(transaction, Effect.withSpan("CallStore.expire"))
+
+    const outcome = Effect.fn("CallStore.outcome")(function* (runId: string, key: string) {
+      const rows = yield* decodeRows(Outcome)(yield* sql`SELECT state, outcome FROM calls WHERE run_id = ${runId} AND key = ${key}`)
+      return rows[0]
+    })
+
+    const complete = Effect.fn("CallStore.complete")(function* (where: CallWhere, outcome: unknown) {
+      const match = callMatch(where)
+      // The run is woken in the same statement. Its row is locked first, as an auto-suspend locks it (runs.ts
+      // `suspend`): each statement reads with a snapshot taken after the other committed, so a suspend racing this
+      // completion either sees the call settled (and saves the run already woken) or is seen here as suspended.
+      const done = yield* transaction(
+        sql`SELECT 1 FROM runs WHERE id IN (SELECT c.run_id FROM calls c WHERE ${match} AND c.mode = 'durable') FOR NO KEY UPDATE`.pipe(
+          Effect.andThen(sql`
+            WITH c AS (
+              UPDATE calls c SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
+              WHERE ${match} AND c.mode = 'durable' AND c.state <> 'settled'
+              RETURNING c.run_id, c.key
+            ), w AS (
+              UPDATE runs SET wake = true WHERE id IN (SELECT run_id FROM c) AND status = 'suspended' AND auto_resume
+            ), e AS (
+              INSERT INTO events (run_id, type, data)
+              SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(outcome)}::jsonb) FROM c
+            )
+            SELECT run_id, key FROM c`),
+          Effect.flatMap(decodeRows(Completed)),
+        ),
+      )
+      if (done[0] !== undefined) return { runId: done[0].run_id, key: done[0].key, outcome, completed: true }
+      const rows = yield* decodeRows(Settled)(
+        yield* sql`SELECT c.run_id, c.key, c.outcome FROM calls c WHERE ${match} AND c.mode = 'durable' AND c.state = 'settled'`,
+      )
+      const r = rows[0]
+      return r === undefined ? undefined : { runId: r.run_id, key: r.key, outcome: r.outcome, completed: false }
+    })
+
+    return CallStore.of(retrying({ pending, started, accepted, settled, journal, unsafe, cancelled, heartbeat, expire, outcome, complete }))
+  }),
+)

@@ -1,0 +1,288 @@
+/**
+ * `RunStore` on Postgres. Postgres decides every race: a run is created once (primary key), claimed once
+ * (`UPDATE … WHERE status = 'suspended'`), and finished only by the replica that still owns it
+ * (`WHERE owner = $me AND status = 'running'`). Each state change writes its event in the same statement
+ * (data-modifying CTEs), so the history never disagrees with the row.
+ */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
+import { Limits, type Result, RunStatus } from "../../api.ts"
+import { storable } from "../../json-guard.ts"
+import { type AutoSuspend, CANCELLED, type CancelWhere, Control, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
+import { decodeRows, retrying, transactional } from "./shared.ts"
+
+const RunColumns = {
+  id: Schema.String,
+  tenant: Schema.String,
+  status: RunStatus,
+  code: Schema.String,
+  limits: Limits,
+  tools: Schema.NullOr(Schema.Array(Schema.String)),
+  // The Result is checked where it is made (the executor); decoding every value again on each read would cost.
+  result: Schema.Unknown,
+  owner: Schema.NullOr(Schema.String),
+  control: Schema.NullOr(Control),
+  version: Schema.Number,
+  seq: Schema.String,
+  request_hash: Schema.NullOr(Schema.String),
+  created_at: Schema.Date,
+  updated_at: Schema.Date,
+  lease_expired: Schema.Boolean,
+}
+const RunRaw = Schema.Struct(RunColumns)
+const WithSnapshot = Schema.Struct({ ...RunColumns, snapshot: Schema.NullOr(Schema.Uint8Array) })
+const Recovered = Schema.Struct({
+  ...RunColumns,
+  snapshot: Schema.NullOr(Schema.Uint8Array),
+  recovery_attempts: Schema.Number,
+  previous_owner: Schema.NullOr(Schema.String),
+})
+const Cancelled = Schema.Struct({
+  ...RunColumns,
+  durable: Schema.NullOr(Schema.Array(Schema.Struct({ key: Schema.String, path: Schema.String, data: Schema.Unknown }))),
+})
+const Renewed = Schema.Struct({ id: Schema.String, control: Schema.NullOr(Control) })
+const Wakeable = Schema.Struct({ id: Schema.String, tenant: Schema.String })
+const StatusCount = Schema.Struct({ status: Schema.String, n: Schema.Number })
+
+const toRow = (r: typeof RunRaw.Type): RunRow => ({
+  id: r.id,
+  tenant: r.tenant,
+  status: r.status,
+  code: r.code,
+  limits: r.limits,
+  tools: r.tools,
+  result: r.result as Result | null,
+  owner: r.owner,
+  leaseExpired: r.lease_expired,
+  control: r.control,
+  version: r.version,
+  seq: r.seq,
+  requestHash: r.request_hash,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+})
+
+export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
+  RunStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const pg = yield* PgClient.PgClient
+    const json = (v: unknown) => pg.json(storable(v))
+    const transaction = transactional(sql)
+    const lease = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
+    const columns = sql.literal(`id, tenant, status, code, limits, tools, result, owner, control, version,
+      seq::text AS seq, request_hash, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
+    const rows = decodeRows(RunRaw)
+    const first = (raw: ReadonlyArray<unknown>) => Effect.map(rows(raw), (r) => (r[0] === undefined ? undefined : toRow(r[0])))
+
+    const insert = Effect.fn("RunStore.insert")(function* (run: NewRun) {
+      return yield* first(
+        yield* sql`
+          WITH r AS (
+            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash)
+            VALUES (${run.id}, ${run.tenant}, 'running', ${run.code}, ${json(run.limits)},
+                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash})
+            ON CONFLICT (id) DO NOTHING
+            RETURNING *
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json({ owner: run.owner })} FROM r)
+          SELECT ${columns} FROM r`,
+      )
+    })
+
+    const get = Effect.fn("RunStore.get")(function* (tenant: string, id: string) {
+      return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE tenant = ${tenant} AND id = ${id}`)
+    })
+
+    const list = Effect.fn("RunStore.list")(function* (tenant: string, query: ListQuery) {
+      const raw = yield* sql`
+        SELECT ${columns} FROM runs
+        WHERE ${sql.and([
+          sql`tenant = ${tenant}`,
+          ...(query.status === undefined ? [] : [sql`status = ${query.status}`]),
+          ...(query.before === undefined ? [] : [sql`seq < ${query.before}::bigint`]),
+        ])}
+        ORDER BY runs.seq DESC LIMIT ${query.limit}`
+      return (yield* rows(raw)).map(toRow)
+    })
+
+    const countByStatus = Effect.gen(function* () {
+      const raw = yield* sql`SELECT status, count(*)::int AS n FROM runs GROUP BY status`
+      return new Map((yield* decodeRows(StatusCount)(raw)).map((r) => [r.status, r.n]))
+    }).pipe(Effect.withSpan("RunStore.countByStatus"))
+
+    const finish = Effect.fn("RunStore.finish")(function* (id: string, owner: string, status: "succeeded" | "failed", result: Result) {
+      return yield* first(
+        yield* sql`
+          WITH r AS (
+            UPDATE runs SET status = ${status}, result = ${json(result)}, snapshot = NULL,
+              owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
+            WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+            RETURNING *
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, ${`run.${status}`}, ${json({ owner })} FROM r)
+          SELECT ${columns} FROM r`,
+      )
+    })
+
+    const suspend = Effect.fn("RunStore.suspend")(function* (id: string, owner: string, snapshot: Uint8Array, auto?: AutoSuspend) {
+      const waiting = auto?.waiting ?? []
+      const wake =
+        auto?.wake === true
+          ? sql`true`
+          : auto === undefined || waiting.length === 0
+            ? sql`false`
+            : sql`EXISTS (SELECT 1 FROM calls WHERE run_id = ${id} AND key IN ${sql.in(waiting)} AND state = 'settled')`
+      const write = sql`
+        WITH r AS (
+          UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, owner = NULL, lease_expires_at = NULL,
+            control = NULL, auto_resume = ${auto !== undefined}, wake = ${wake}, version = version + 1, updated_at = now()
+          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          RETURNING *
+        ), c AS (
+          UPDATE calls SET state = 'queued', updated_at = now()
+          WHERE run_id IN (SELECT id FROM r) AND state = 'running'
+        ), e AS (
+          INSERT INTO events (run_id, type, data)
+          SELECT id, 'run.suspended', ${json({ owner, bytes: snapshot.length, ...(auto === undefined ? {} : { auto: true }) })} FROM r
+        )
+        SELECT ${columns} FROM r`
+      // An auto-suspend locks the row before its statement reads the calls (see calls.ts `complete`).
+      const raw =
+        auto === undefined ? yield* write : yield* transaction(sql`SELECT 1 FROM runs WHERE id = ${id} FOR NO KEY UPDATE`.pipe(Effect.andThen(write)))
+      return yield* first(raw)
+    })
+
+    const pin = Effect.fn("RunStore.pin")(function* (tenant: string, id: string) {
+      yield* sql`UPDATE runs SET auto_resume = false, wake = false WHERE tenant = ${tenant} AND id = ${id} AND status = 'suspended'`
+    })
+
+    const checkpoint = Effect.fn("RunStore.checkpoint")(function* (id: string, owner: string, snapshot: Uint8Array) {
+      yield* sql`UPDATE runs SET snapshot = ${snapshot} WHERE id = ${id} AND owner = ${owner} AND status = 'running'`
+    })
+
+    const claimWhere = (where: Statement.Fragment, owner: string, leaseMs: number, event: Record<string, unknown>) =>
+      Effect.gen(function* () {
+        const raw = yield* sql`
+          WITH r AS (
+            UPDATE runs SET status = 'running', owner = ${owner}, lease_expires_at = ${lease(leaseMs)},
+              control = NULL, auto_resume = false, wake = false, version = version + 1, updated_at = now()
+            WHERE ${where}
+            RETURNING *
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.resumed', ${json({ owner, ...event })} FROM r)
+          SELECT ${columns}, snapshot FROM r`
+        const r = (yield* decodeRows(WithSnapshot)(raw))[0]
+        if (r === undefined) return undefined
+        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array() }
+      })
+
+    const claim = Effect.fn("RunStore.claim")(function* (tenant: string, id: string, owner: string, leaseMs: number) {
+      return yield* claimWhere(sql`tenant = ${tenant} AND id = ${id} AND status = 'suspended'`, owner, leaseMs, {})
+    })
+
+    const claimWoken = Effect.fn("RunStore.claimWoken")(function* (id: string, owner: string, leaseMs: number) {
+      return yield* claimWhere(sql`id = ${id} AND status = 'suspended' AND wake`, owner, leaseMs, { auto: true })
+    })
+
+    const wakeable = Effect.fn("RunStore.wakeable")(function* (limit: number) {
+      return yield* decodeRows(Wakeable)(
+        yield* sql`SELECT id, tenant FROM runs WHERE status = 'suspended' AND wake ORDER BY updated_at LIMIT ${limit}`,
+      )
+    })
+
+    const takeOver = Effect.fn("RunStore.takeOver")(function* (owner: string, leaseMs: number, executing: ReadonlyArray<string>) {
+      // SKIP LOCKED: replicas sweeping at the same time take different runs instead of queueing on one row.
+      const raw = yield* sql`
+        WITH victim AS (
+          SELECT id, owner FROM runs
+          WHERE status = 'running' AND lease_expires_at < now()${executing.length === 0 ? sql`` : sql` AND id NOT IN ${sql.in(executing)}`}
+          ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED
+        ), r AS (
+          UPDATE runs SET owner = ${owner}, lease_expires_at = ${lease(leaseMs)}, control = NULL,
+            recovery_attempts = recovery_attempts + 1, version = version + 1, updated_at = now()
+          FROM victim WHERE runs.id = victim.id
+          RETURNING runs.*, victim.owner AS previous_owner
+        ), e AS (
+          INSERT INTO events (run_id, type, data)
+          SELECT id, 'run.recovered', jsonb_build_object('owner', ${owner}::text, 'from', previous_owner, 'attempt', recovery_attempts) FROM r
+        )
+        SELECT ${columns}, snapshot, recovery_attempts, previous_owner FROM r`
+      const r = (yield* decodeRows(Recovered)(raw))[0]
+      if (r === undefined) return undefined
+      const snapshot = r.snapshot ?? undefined
+      return { row: toRow(r), snapshot: snapshot ?? new Uint8Array(), checkpoint: snapshot, attempts: r.recovery_attempts, previousOwner: r.previous_owner }
+    })
+
+    const cancel = Effect.fn("RunStore.cancel")(function* (tenant: string, id: string, where: CancelWhere) {
+      const condition =
+        where === "suspended"
+          ? sql`status = 'suspended'`
+          : where === "orphaned"
+            ? sql`status = 'running' AND lease_expires_at < now()`
+            : sql`status = 'running' AND owner = ${where.owner}`
+      const raw = yield* sql`
+        WITH r AS (
+          UPDATE runs SET status = 'cancelled', snapshot = NULL, owner = NULL, lease_expires_at = NULL,
+            control = NULL, auto_resume = false, wake = false, version = version + 1, updated_at = now()
+          WHERE tenant = ${tenant} AND id = ${id} AND ${condition}
+          RETURNING *
+        ), c AS (
+          UPDATE calls SET state = 'settled', outcome = ${json(CANCELLED)}, updated_at = now()
+          WHERE run_id IN (SELECT id FROM r) AND state <> 'settled'
+          RETURNING key, path, mode, state, data
+        ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.cancelled', '{}' FROM r)
+        SELECT ${columns},
+          (SELECT jsonb_agg(jsonb_build_object('key', key, 'path', path, 'data', data)) FROM c WHERE mode = 'durable' AND data IS NOT NULL) AS durable
+        FROM r`
+      const r = (yield* decodeRows(Cancelled)(raw))[0]
+      return r === undefined ? undefined : { row: toRow(r), durable: r.durable ?? [] }
+    })
+
+    const requestControl = Effect.fn("RunStore.requestControl")(function* (tenant: string, id: string, control: Control) {
+      return yield* first(
+        yield* sql`
+          UPDATE runs SET control = ${json(control)}
+          WHERE tenant = ${tenant} AND id = ${id} AND status = 'running'
+          RETURNING ${columns}`,
+      )
+    })
+
+    const replyControl = Effect.fn("RunStore.replyControl")(function* (id: string, owner: string, control: Control) {
+      yield* sql`UPDATE runs SET control = ${json(control)} WHERE id = ${id} AND owner = ${owner}`
+    })
+
+    const renewLeases = Effect.fn("RunStore.renewLeases")(function* (owner: string, ids: ReadonlyArray<string>, leaseMs: number) {
+      if (ids.length === 0) return []
+      return yield* decodeRows(Renewed)(
+        yield* sql`
+          UPDATE runs SET lease_expires_at = ${lease(leaseMs)}
+          WHERE id IN ${sql.in(ids)} AND owner = ${owner} AND status = 'running'
+          RETURNING id, control`,
+      )
+    })
+
+    return RunStore.of(
+      retrying({
+        insert,
+        get,
+        list,
+        countByStatus,
+        finish,
+        suspend,
+        pin,
+        checkpoint,
+        claim,
+        wakeable,
+        claimWoken,
+        takeOver,
+        cancel,
+        requestControl,
+        replyControl,
+        renewLeases,
+      }),
+    )
+  }),
+)

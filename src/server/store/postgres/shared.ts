@@ -1,0 +1,49 @@
+/** What every Postgres store shares: trying statements again, transactions, JSON parameters and row decoding. */
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import type * as SqlClient from "effect/sql/SqlClient"
+import * as SqlError from "effect/sql/SqlError"
+import { isTransient } from "../errors.ts"
+
+type E<A> = Effect.Effect<A, SqlError.SqlError>
+
+/**
+ * Every statement is tried again on a transient failure (about 3 s in all), so a Postgres restart or a killed
+ * connection does not fail the run bookkeeping that happened to use it. Each statement is safe to repeat: the
+ * conditional ones (`WHERE owner = $me AND status = ...`) find nothing to do when the first try had committed,
+ * which the callers already handle as "someone else did it", and the rest write the same values again.
+ */
+const retryTransient = <A>(effect: E<A>): E<A> =>
+  Effect.retry(effect, { schedule: Schedule.exponential("100 millis", 2), times: 5, while: isTransient })
+
+/** The service with every member (effect or effect-returning function) tried again on transient failures. */
+export const retrying = <S extends object>(service: S): S =>
+  Object.fromEntries(
+    Object.entries(service).map(([name, member]) => [
+      name,
+      Effect.isEffect(member)
+        ? retryTransient(member as E<unknown>)
+        : typeof member === "function"
+          ? (...args: Array<unknown>) => retryTransient((member as (...a: Array<unknown>) => E<unknown>)(...args))
+          : member,
+    ]),
+  ) as S
+
+/**
+ * `sql.withTransaction`, with a broken connection a failure: its rollback fails too, which the client raises as a
+ * defect, but it is the same transient failure as any other broken connection (tried again like one).
+ */
+export const transactional =
+  (sql: SqlClient.SqlClient) =>
+  <A, X>(effect: Effect.Effect<A, X>): Effect.Effect<A, X | SqlError.SqlError> =>
+    sql.withTransaction(effect).pipe(Effect.catchDefect((d) => (SqlError.isSqlError(d) ? Effect.fail(d) : Effect.die(d))))
+
+/**
+ * Rows as the schema says they are. A row that does not match is a defect (the schema and the migrations
+ * disagree), not a failure a caller could handle.
+ */
+export const decodeRows = <T>(schema: Schema.Decoder<T>) => {
+  const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
+  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<T>> => decode(rows).pipe(Effect.orDie)
+}

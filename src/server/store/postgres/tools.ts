@@ -1,0 +1,102 @@
+/** `ToolStore` on Postgres. */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import { Namespace, type RegisterTool, ToolMode } from "../../api.ts"
+import { ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
+import { decodeRows, retrying, transactional } from "./shared.ts"
+
+const ToolRaw = Schema.Struct({
+  path: Schema.String,
+  description: Schema.String,
+  input_schema: Schema.Record(Schema.String, Schema.Unknown),
+  output_schema: Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)),
+  url: Schema.String,
+  mode: ToolMode,
+  timeout_ms: Schema.NullOr(Schema.Number),
+  heartbeat_timeout_ms: Schema.NullOr(Schema.Number),
+  secret: Schema.String,
+})
+const All = Schema.Struct({ tools: Schema.Array(ToolRaw), namespaces: Schema.Array(Namespace) })
+const Path = Schema.Struct({ path: Schema.String })
+const Secret = Schema.Struct({ secret: Schema.String })
+
+const toRow = (r: typeof ToolRaw.Type): ToolRow => ({
+  path: r.path,
+  description: r.description,
+  input: r.input_schema,
+  output: r.output_schema ?? undefined,
+  url: r.url,
+  mode: r.mode,
+  timeoutMs: r.timeout_ms ?? undefined,
+  heartbeatTimeoutMs: r.heartbeat_timeout_ms ?? undefined,
+  secret: r.secret,
+})
+
+export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
+  ToolStore,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const pg = yield* PgClient.PgClient
+    const transaction = transactional(sql)
+
+    const write = Effect.fn("ToolStore.put")(function* (tenant: string, path: string, tool: RegisterTool, secret: string) {
+      const clash = yield* decodeRows(Path)(
+        yield* sql`
+          SELECT path FROM tools
+          WHERE tenant = ${tenant} AND path <> ${path}
+            AND (starts_with(path, ${path + "."}) OR starts_with(${path}, path || '.'))
+          LIMIT 1`,
+      )
+      if (clash[0] !== undefined) return yield* new ToolPathConflict({ path, existing: clash[0].path })
+      const rows = yield* decodeRows(Secret)(
+        yield* sql`
+          INSERT INTO tools (tenant, path, description, input_schema, output_schema, url, mode, timeout_ms,
+                             heartbeat_timeout_ms, secret)
+          VALUES (${tenant}, ${path}, ${tool.description}, ${pg.json(tool.input)},
+                  ${tool.output === undefined ? null : pg.json(tool.output)}, ${tool.url}, ${tool.mode},
+                  ${tool.timeoutMs ?? null}, ${tool.heartbeatTimeoutMs ?? null}, ${secret})
+          ON CONFLICT (tenant, path) DO UPDATE SET description = excluded.description,
+            input_schema = excluded.input_schema, output_schema = excluded.output_schema, url = excluded.url,
+            mode = excluded.mode, timeout_ms = excluded.timeout_ms,
+            heartbeat_timeout_ms = excluded.heartbeat_timeout_ms, updated_at = now()
+          RETURNING secret`,
+      )
+      return rows[0]!.secret
+    })
+
+    // Registrations of one tenant are serialized (a transaction-scoped advisory lock), so two registered at once
+    // cannot both pass the clash check (`orders` and `orders.lookup`).
+    const put = (tenant: string, path: string, tool: RegisterTool, secret: string) =>
+      transaction(sql`SELECT pg_advisory_xact_lock(hashtext(${`codemode.tools:${tenant}`}))`.pipe(Effect.andThen(write(tenant, path, tool, secret))))
+
+    const remove = Effect.fn("ToolStore.remove")(function* (tenant: string, path: string) {
+      const rows = yield* sql`DELETE FROM tools WHERE tenant = ${tenant} AND path = ${path} RETURNING path`
+      return rows.length > 0
+    })
+
+    const putNamespace = Effect.fn("ToolStore.putNamespace")(function* (tenant: string, path: string, description: string) {
+      yield* sql`
+        INSERT INTO namespaces (tenant, path, description) VALUES (${tenant}, ${path}, ${description})
+        ON CONFLICT (tenant, path) DO UPDATE SET description = excluded.description, updated_at = now()`
+    })
+
+    const all = Effect.fn("ToolStore.all")(function* (tenant: string) {
+      // One round trip per run start: both lists as JSON arrays.
+      const rows = yield* decodeRows(All)(
+        yield* sql`
+          SELECT
+            (SELECT coalesce(json_agg(t ORDER BY t.path), '[]') FROM tools t WHERE t.tenant = ${tenant}) AS tools,
+            (SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
+               FROM namespaces n WHERE n.tenant = ${tenant}) AS namespaces`,
+      )
+      const row = rows[0]!
+      return { tools: row.tools.map(toRow), namespaces: row.namespaces }
+    })
+
+    // Run starts, resumes and takeovers read the tools: a dropped connection should not fail them.
+    return ToolStore.of(retrying({ put, remove, putNamespace, all }))
+  }),
+)

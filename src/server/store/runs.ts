@@ -1,0 +1,159 @@
+/**
+ * `RunStore`: the contract for runs — their rows, ownership (leases, claims, takeovers) and control requests.
+ * The store decides every race (style guide, after DBOS): a run is created once, claimed once, and finished only
+ * by the replica that still owns it, so two replicas can never both believe they won. Each state change writes
+ * its event with it, so the history never disagrees with the row. Implemented by `postgres/runs.ts` and
+ * `memory/runs.ts`.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type * as SqlError from "effect/sql/SqlError"
+import { BlockingCall, type Limits, type Result, type RunStatus } from "../api.ts"
+
+/** A suspend or cancel request for the replica executing a run, and that replica's answer. */
+export const Control = Schema.Struct({
+  id: Schema.String,
+  action: Schema.Literals(["suspend", "cancel"]),
+  reply: Schema.optionalKey(
+    Schema.Union([
+      Schema.Struct({ ok: Schema.Literal(true) }),
+      Schema.Struct({
+        ok: Schema.Literal(false),
+        kind: Schema.String,
+        message: Schema.String,
+        calls: Schema.optionalKey(Schema.Array(BlockingCall)),
+      }),
+    ]),
+  ),
+})
+export type Control = typeof Control.Type
+
+export interface RunRow {
+  readonly id: string
+  readonly tenant: string
+  readonly status: RunStatus
+  readonly code: string
+  readonly limits: Limits
+  /** The `tools` filter of the request (paths or namespace prefixes); null = every registered tool. */
+  readonly tools: ReadonlyArray<string> | null
+  readonly result: Result | null
+  readonly owner: string | null
+  readonly leaseExpired: boolean
+  readonly control: Control | null
+  readonly version: number
+  readonly seq: string
+  /** The fingerprint of the request that created the run (`Runs.create`), null for runs made before it existed. */
+  readonly requestHash: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+/** What a claim of a suspended run hands to the replica that continues it. */
+export interface Claimed {
+  readonly row: RunRow
+  readonly snapshot: Uint8Array
+}
+
+export interface NewRun {
+  readonly id: string
+  readonly tenant: string
+  readonly code: string
+  readonly limits: Limits
+  readonly tools: ReadonlyArray<string> | null
+  readonly owner: string
+  readonly leaseMs: number
+  readonly requestHash: string
+}
+
+export interface ListQuery {
+  readonly status?: RunStatus | undefined
+  readonly limit: number
+  /** Only runs older than this `seq`. */
+  readonly before?: string | undefined
+}
+
+export type CancelWhere = "suspended" | "orphaned" | { readonly owner: string }
+
+/** A durable call settled by a cancel: its tool is told (`cancel` webhook) with its data. */
+export interface CancelledCall {
+  readonly key: string
+  readonly path: string
+  readonly data: unknown
+}
+
+/** A running run whose owner stopped renewing its lease, now taken by this replica. */
+export interface TakenOver extends Claimed {
+  /** The checkpoint to continue from; undefined when the run never saved one (it starts again from its code). */
+  readonly checkpoint: Uint8Array | undefined
+  readonly attempts: number
+  readonly previousOwner: string | null
+}
+
+/** A suspend made by the service: the run continues by itself once woken (`wake`: at once, by any replica). */
+export interface AutoSuspend {
+  readonly waiting: ReadonlyArray<string>
+  readonly wake?: boolean
+}
+
+/** The outcome of a call its run's cancel settled. */
+export const CANCELLED = { ok: false, error: { kind: "Cancelled", message: "The call ended when its run was cancelled" } } as const
+
+type E<A> = Effect.Effect<A, SqlError.SqlError>
+
+export class RunStore extends Context.Service<
+  RunStore,
+  {
+    /** Inserts a running run owned by `owner`; `undefined` when the id is taken. */
+    readonly insert: (run: NewRun) => E<RunRow | undefined>
+    readonly get: (tenant: string, id: string) => E<RunRow | undefined>
+    readonly list: (tenant: string, query: ListQuery) => E<ReadonlyArray<RunRow>>
+    /** How many runs are in each status, all tenants (the metrics). */
+    readonly countByStatus: E<ReadonlyMap<string, number>>
+    /** Settles a run its owner executed; the row after, or undefined when `owner` no longer owns it. */
+    readonly finish: (id: string, owner: string, status: "succeeded" | "failed", result: Result) => E<RunRow | undefined>
+    /**
+     * Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. `auto`: the
+     * service suspended it while it waited on the durable calls `waiting`; it wakes (`wake`) as soon as one of
+     * them settles — already now, when one settled while the run was being saved.
+     */
+    readonly suspend: (id: string, owner: string, snapshot: Uint8Array, auto?: AutoSuspend) => E<RunRow | undefined>
+    /** A suspended run stays suspended until resumed: it no longer wakes by itself. */
+    readonly pin: (tenant: string, id: string) => E<void>
+    /** Saves the checkpoint of a run `owner` executes (what another replica resumes if `owner` dies). */
+    readonly checkpoint: (id: string, owner: string, snapshot: Uint8Array) => E<void>
+    /** Atomically takes a suspended run for `owner`. */
+    readonly claim: (tenant: string, id: string, owner: string, leaseMs: number) => E<Claimed | undefined>
+    /** Auto-suspended runs something they wait for has happened to (oldest first). */
+    readonly wakeable: (limit: number) => E<ReadonlyArray<{ readonly id: string; readonly tenant: string }>>
+    /** Atomically takes a woken auto-suspended run for `owner`. */
+    readonly claimWoken: (id: string, owner: string, leaseMs: number) => E<Claimed | undefined>
+    /**
+     * Takes one running run whose lease expired (its replica died) for `owner`, counting the attempt; never one of
+     * `executing` (runs `owner` still executes, whose renewal failed for a while).
+     */
+    readonly takeOver: (owner: string, leaseMs: number, executing: ReadonlyArray<string>) => E<TakenOver | undefined>
+    /**
+     * Cancels a run that is suspended, orphaned (lease expired) or owned by `where.owner`, settling its unsettled
+     * calls; the row after, and the started durable calls the cancel settled (their tools are to be told).
+     */
+    readonly cancel: (
+      tenant: string,
+      id: string,
+      where: CancelWhere,
+    ) => E<{ readonly row: RunRow; readonly durable: ReadonlyArray<CancelledCall> } | undefined>
+    /** Writes a control request for the owner of a running run; the row as it was, or undefined when not running. */
+    readonly requestControl: (tenant: string, id: string, control: Control) => E<RunRow | undefined>
+    /** The owner's answer to a control request. */
+    readonly replyControl: (id: string, owner: string, control: Control) => E<void>
+    /**
+     * Extends the leases of the given runs where `owner` still executes them; answers those runs with their
+     * control requests (a run missing from the answer was taken from `owner`, or ended).
+     */
+    readonly renewLeases: (
+      owner: string,
+      ids: ReadonlyArray<string>,
+      leaseMs: number,
+    ) => E<ReadonlyArray<{ readonly id: string; readonly control: Control | null }>>
+  }
+>()("codemode/server/RunStore") {}

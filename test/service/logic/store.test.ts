@@ -1,0 +1,273 @@
+/**
+ * The storage contracts, on both implementations: the same decisions (who wins a claim, when a run wakes, what
+ * a cancel settles, which idempotent answer comes back) whether the store is Postgres or memory.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { CallStore } from "../../../src/server/store/calls.ts"
+import { EventStore } from "../../../src/server/store/events.ts"
+import { IdempotencyStore } from "../../../src/server/store/idempotency.ts"
+import { KeyStore } from "../../../src/server/store/keys.ts"
+import { RunStore } from "../../../src/server/store/runs.ts"
+import { ToolStore } from "../../../src/server/store/tools.ts"
+import { elapse, stores } from "./stores.ts"
+
+let counter = 0
+const newRun = (owner = "a", leaseMs = 60_000, tenant = "t") => ({
+  id: `run-${++counter}-${Math.random().toString(36).slice(2, 6)}`,
+  tenant,
+  code: "{}",
+  limits: { timeoutMs: 1000 },
+  tools: null,
+  owner,
+  leaseMs,
+  requestHash: "h",
+})
+const bytes = (s: string) => new TextEncoder().encode(s)
+const types = (runId: string) =>
+  Effect.gen(function* () {
+    const events = yield* EventStore
+    return (yield* events.after(runId, "0", 100)).map((e) => e.type)
+  })
+
+for (const [name, layer] of stores) {
+  describe(`store contracts (${name})`, () => {
+    it.layer(layer, { timeout: 60_000 })((it) => {
+      it.effect("a run is created once, seen only by its tenant, and finished only by its owner", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const run = newRun()
+          const row = yield* runs.insert(run)
+          assert.strictEqual(row?.status, "running")
+          assert.strictEqual(row?.owner, "a")
+          assert.strictEqual(yield* runs.insert(run), undefined)
+          assert.strictEqual(yield* runs.get("other", run.id), undefined)
+          assert.strictEqual(yield* runs.finish(run.id, "b", "succeeded", { ok: true, value: 1, toolCalls: [] }), undefined)
+          const done = yield* runs.finish(run.id, "a", "succeeded", { ok: true, value: 1, toolCalls: [] })
+          assert.strictEqual(done?.status, "succeeded")
+          assert.deepStrictEqual(done?.result, { ok: true, value: 1, toolCalls: [] })
+          assert.strictEqual(done?.owner, null)
+          assert.deepStrictEqual(yield* types(run.id), ["run.created", "run.succeeded"])
+        }),
+      )
+
+      it.effect("lists a tenant's runs newest first, a page at a time", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const tenant = `list-${++counter}`
+          const ids = []
+          for (let i = 0; i < 3; i++) ids.push((yield* runs.insert(newRun("a", 60_000, tenant)))!.id)
+          const first = yield* runs.list(tenant, { limit: 2 })
+          assert.deepStrictEqual(first.map((r) => r.id), [ids[2], ids[1]])
+          const rest = yield* runs.list(tenant, { limit: 2, before: first[1]!.seq })
+          assert.deepStrictEqual(rest.map((r) => r.id), [ids[0]])
+          assert.deepStrictEqual(yield* runs.list(tenant, { limit: 5, status: "suspended" }), [])
+        }),
+      )
+
+      it.effect("a suspended run is claimed once; its running calls are queued meanwhile", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          yield* runs.insert(run)
+          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 } })
+          const suspended = yield* runs.suspend(run.id, "a", bytes("state"))
+          assert.strictEqual(suspended?.status, "suspended")
+          const pending = yield* calls.pending([run.id])
+          assert.deepStrictEqual(pending.get(run.id), [{ key: `${run.id}:1`, path: "slow.echo", state: "queued" }])
+          const claimed = yield* runs.claim("t", run.id, "b", 60_000)
+          assert.strictEqual(new TextDecoder().decode(claimed?.snapshot), "state")
+          assert.strictEqual(claimed?.row.owner, "b")
+          assert.strictEqual(yield* runs.claim("t", run.id, "c", 60_000), undefined)
+        }),
+      )
+
+      it.effect("an auto-suspended run wakes when a durable call it waits on completes, and is claimed once", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          const key = `${run.id}:1`
+          yield* runs.insert(run)
+          yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null, callbackHash: `hash-${run.id}` })
+          yield* calls.accepted(run.id, key, { job: 7 }, { timeoutMs: undefined, heartbeatTimeoutMs: undefined })
+          yield* runs.suspend(run.id, "a", bytes("s"), { waiting: [key] })
+          assert.isFalse((yield* runs.wakeable(100)).some((r) => r.id === run.id))
+          assert.strictEqual(yield* runs.claimWoken(run.id, "b", 60_000), undefined)
+          const done = yield* calls.complete({ callbackHash: `hash-${run.id}` }, { ok: true, output: 42 })
+          assert.deepStrictEqual(done, { runId: run.id, key, outcome: { ok: true, output: 42 }, completed: true })
+          const again = yield* calls.complete({ tenant: "t", key }, { ok: true, output: 0 })
+          assert.deepStrictEqual(again, { runId: run.id, key, outcome: { ok: true, output: 42 }, completed: false })
+          assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
+          assert.strictEqual((yield* runs.claimWoken(run.id, "b", 60_000))?.row.owner, "b")
+          assert.strictEqual(yield* runs.claimWoken(run.id, "c", 60_000), undefined)
+          assert.deepStrictEqual(yield* calls.journal(run.id, key), {
+            path: "jobs.run",
+            mode: "durable",
+            input: null,
+            state: "settled",
+            data: { job: 7 },
+            outcome: { ok: true, output: 42 },
+          })
+        }),
+      )
+
+      it.effect("a completion that lands while the run is being saved wakes it at once; a pinned run does not wake", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          const key = `${run.id}:1`
+          yield* runs.insert(run)
+          yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
+          yield* calls.settled(run.id, key, { ok: true, output: 1 })
+          yield* runs.suspend(run.id, "a", bytes("s"), { waiting: [key] })
+          assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
+          yield* runs.pin("t", run.id)
+          assert.isFalse((yield* runs.wakeable(100)).some((r) => r.id === run.id))
+        }),
+      )
+
+      it.effect("a durable call that misses its heartbeat fails, and wakes its run", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          const key = `${run.id}:1`
+          yield* runs.insert(run)
+          yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
+          yield* calls.accepted(run.id, key, null, { timeoutMs: undefined, heartbeatTimeoutMs: 1000 })
+          yield* runs.suspend(run.id, "a", bytes("s"), { waiting: [key] })
+          assert.deepStrictEqual(yield* calls.expire, [])
+          yield* elapse(1100)
+          assert.deepStrictEqual(yield* calls.expire, [run.id])
+          const outcome = yield* calls.outcome(run.id, key)
+          assert.strictEqual(outcome?.state, "settled")
+          assert.deepStrictEqual(outcome?.outcome, { ok: false, error: { kind: "ToolFailure", message: "its job sent no heartbeat for 1000 ms" } })
+          assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
+        }),
+      )
+
+      it.effect("a run whose lease expired is taken over once, never from the replica still executing it", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const run = newRun("dead", 50)
+          yield* runs.insert(run)
+          yield* runs.checkpoint(run.id, "dead", bytes("cp"))
+          yield* elapse(120)
+          assert.isTrue((yield* runs.get("t", run.id))?.leaseExpired)
+          assert.strictEqual(yield* runs.takeOver("b", 60_000, [run.id]), undefined)
+          assert.deepStrictEqual(yield* runs.renewLeases("dead", [run.id], 60_000), [{ id: run.id, control: null }])
+          assert.strictEqual(yield* runs.takeOver("b", 60_000, []), undefined)
+          yield* elapse(0)
+          const other = newRun("gone", 50)
+          yield* runs.insert(other)
+          yield* elapse(120)
+          const taken = yield* runs.takeOver("b", 60_000, [])
+          assert.strictEqual(taken?.row.id, other.id)
+          assert.strictEqual(taken?.previousOwner, "gone")
+          assert.strictEqual(taken?.attempts, 1)
+          assert.strictEqual(taken?.checkpoint, undefined)
+          assert.deepStrictEqual(yield* runs.renewLeases("gone", [other.id], 60_000), [])
+        }),
+      )
+
+      it.effect("control requests reach the owner through lease renewal, and its reply through the row", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const run = newRun()
+          yield* runs.insert(run)
+          const control = { id: "c1", action: "suspend" as const }
+          assert.strictEqual((yield* runs.requestControl("t", run.id, control))?.control?.id, "c1")
+          assert.deepStrictEqual(yield* runs.renewLeases("a", [run.id], 60_000), [{ id: run.id, control }])
+          const reply = { ...control, reply: { ok: false as const, kind: "Blocked", message: "busy", calls: [{ key: "k", path: "p" }] } }
+          yield* runs.replyControl(run.id, "a", reply)
+          assert.deepStrictEqual((yield* runs.get("t", run.id))?.control, reply)
+        }),
+      )
+
+      it.effect("a cancel settles the run's calls and names the durable ones its tools must hear about", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          yield* runs.insert(run)
+          yield* calls.started(run.id, { key: "d", path: "jobs.run", mode: "durable", input: null })
+          yield* calls.accepted(run.id, "d", { job: 1 }, { timeoutMs: 60_000, heartbeatTimeoutMs: undefined })
+          yield* calls.started(run.id, { key: "p", path: "slow.echo", mode: "plain", input: 1 })
+          assert.deepStrictEqual(yield* calls.unsafe(run.id), [{ key: "p", path: "slow.echo" }])
+          assert.strictEqual(yield* runs.cancel("t", run.id, "suspended"), undefined)
+          const cancelled = yield* runs.cancel("t", run.id, { owner: "a" })
+          assert.strictEqual(cancelled?.row.status, "cancelled")
+          assert.deepStrictEqual(cancelled?.durable, [{ key: "d", path: "jobs.run", data: { job: 1 } }])
+          assert.deepStrictEqual((yield* calls.pending([run.id])).get(run.id), undefined)
+          assert.strictEqual(yield* calls.cancelled(run.id, "d"), undefined)
+        }),
+      )
+
+      it.effect("events are read back in the order they were written, after a cursor", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const events = yield* EventStore
+          const run = newRun()
+          yield* runs.insert(run)
+          yield* events.appendLogs(run.id, ["one", "two"], true)
+          yield* events.append(run.id, "custom", { x: 1 })
+          const all = yield* events.after(run.id, "0", 100)
+          assert.deepStrictEqual(all.map((e) => e.type), ["run.created", "log", "log", "log.truncated", "custom"])
+          assert.deepStrictEqual(all.slice(1, 3).map((e) => e.data), [{ line: "one" }, { line: "two" }])
+          const later = yield* events.after(run.id, all[2]!.id, 2)
+          assert.deepStrictEqual(later.map((e) => e.type), ["log.truncated", "custom"])
+        }),
+      )
+
+      it.effect("idempotency keys: claimed once, replayed for the same request, refused for another", () =>
+        Effect.gen(function* () {
+          const store = yield* IdempotencyStore
+          const key = `k-${++counter}`
+          assert.strictEqual((yield* store.begin("t", key, "f1"))._tag, "Claimed")
+          assert.strictEqual((yield* store.begin("t", key, "f1"))._tag, "InProgress")
+          yield* store.complete("t", key, { status: 201, contentType: "application/json", body: "{}" })
+          assert.deepStrictEqual(yield* store.begin("t", key, "f1"), { _tag: "Replay", status: 201, contentType: "application/json", body: "{}" })
+          assert.strictEqual((yield* store.begin("t", key, "f2"))._tag, "Mismatch")
+          assert.strictEqual((yield* store.begin("other", key, "f2"))._tag, "Claimed")
+          yield* store.release("other", key)
+          assert.strictEqual((yield* store.begin("other", key, "f3"))._tag, "Claimed")
+        }),
+      )
+
+      it.effect("a tool path is a tool or a namespace, never both; a replaced tool keeps its secret", () =>
+        Effect.gen(function* () {
+          const tools = yield* ToolStore
+          const tenant = `tools-${++counter}`
+          const tool = { description: "d", input: { type: "object" }, url: "http://127.0.0.1/x", mode: "plain" as const }
+          assert.strictEqual(yield* tools.put(tenant, "orders.lookup", tool, "s1"), "s1")
+          assert.strictEqual(yield* tools.put(tenant, "orders.lookup", { ...tool, description: "e" }, "s2"), "s1")
+          const clash = yield* Effect.flip(tools.put(tenant, "orders", tool, "s3"))
+          assert.strictEqual(clash._tag === "ToolPathConflict" ? clash.existing : clash._tag, "orders.lookup")
+          yield* tools.putNamespace(tenant, "orders", "Orders")
+          const all = yield* tools.all(tenant)
+          assert.deepStrictEqual(all.tools.map((t) => [t.path, t.description, t.secret, t.output]), [["orders.lookup", "e", "s1", undefined]])
+          assert.deepStrictEqual(all.namespaces, [{ path: "orders", description: "Orders" }])
+          assert.isTrue(yield* tools.remove(tenant, "orders.lookup"))
+          assert.isFalse(yield* tools.remove(tenant, "orders.lookup"))
+        }),
+      )
+
+      it.effect("API keys are found by hash until revoked", () =>
+        Effect.gen(function* () {
+          const keys = yield* KeyStore
+          const id = `id-${++counter}`
+          yield* keys.insert({ hash: `hash-${id}`, id, tenant: "t", name: null })
+          assert.strictEqual(yield* keys.tenantOf(`hash-${id}`), "t")
+          assert.isTrue(yield* keys.anyActive)
+          assert.isTrue(yield* keys.revoke(id))
+          assert.isFalse(yield* keys.revoke(id))
+          assert.strictEqual(yield* keys.tenantOf(`hash-${id}`), undefined)
+          assert.isTrue((yield* keys.list).some((k) => k.id === id && k.revoked))
+        }),
+      )
+    })
+  })
+}
