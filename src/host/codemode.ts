@@ -10,7 +10,7 @@
  * engine is the VM, and every VM run is saved and restored at every host call and every few steps.
  */
 import { Clock, Effect } from "effect"
-import { createRealm } from "../intrinsics/index.ts"
+import { newRealm } from "./realm-template.ts"
 import { checkProgram } from "../language/index.ts"
 import { Interpreter } from "../interpreter/index.ts"
 import { buildCatalog, type CatalogEntry } from "./catalog.ts"
@@ -199,7 +199,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const d = checked.diagnostic
           return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))
         }
-        const realm = createRealm()
+        const realm = newRealm()
         // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
         realm.host = { ...realm.host, now: () => clock.currentTimeMillisUnsafe() }
         const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
@@ -261,7 +261,7 @@ let builtinGlobals: ReadonlySet<string> | undefined
 
 const globalsOfAFreshRealm = (): ReadonlySet<string> => {
   if (builtinGlobals !== undefined) return builtinGlobals
-  const realm = createRealm()
+  const realm = newRealm()
   installModules(realm)
   const names = new Set<string>(["tools", "search"])
   for (const key of realm.globalObject.OwnPropertyKeys()) if (typeof key === "string") names.add(key)

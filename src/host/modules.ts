@@ -51,7 +51,7 @@ const BUILTIN_MODULES: ReadonlyArray<readonly [string, ReadonlyArray<string>]> =
  */
 export const installModules = (realm: Realm, globals: ReadonlyArray<string> = []): void => {
   for (const name of globals) {
-    const value = realm.intrinsics.get(globalName(name))
+    const value = realm.findIntrinsic(globalName(name))
     if (value === undefined) continue
     realm.register(moduleName(name), value)
     if (value.isCallable()) continue
@@ -61,7 +61,7 @@ export const installModules = (realm: Realm, globals: ReadonlyArray<string> = []
     }
   }
   for (const [name, exported] of BUILTIN_MODULES) {
-    if (realm.intrinsics.has(moduleName(name))) continue
+    if (realm.findIntrinsic(moduleName(name)) !== undefined) continue
     const o = new JSObject(realm.ObjectPrototype)
     for (const global of exported) {
       const value = realm.globalObject.properties.get(global)?.value
@@ -84,7 +84,7 @@ export const installModules = (realm: Realm, globals: ReadonlyArray<string> = []
 
 /** The module a specifier names, if any. */
 const resolveModule = (realm: Realm, specifier: string): JSObject | undefined =>
-  realm.intrinsics.get(moduleName(specifier.startsWith("node:") ? specifier.slice(5) : specifier))
+  realm.findIntrinsic(moduleName(specifier.startsWith("node:") ? specifier.slice(5) : specifier))
 
 const notFound = (realm: Realm, specifier: string, code: string): ThrowCompletion => {
   const e = CreateErrorObject(realm, "Error", `Cannot find module '${specifier}'`)

@@ -7,7 +7,7 @@
  * the restored ones at every save point while the calls' fibers live on.
  */
 import type { Fiber } from "effect"
-import { createRealm } from "../intrinsics/index.ts"
+import { newRealm } from "./realm-template.ts"
 import { checkProgram } from "../language/index.ts"
 import type { HostCallRequest, Realm } from "../runtime/realm.ts"
 import { buildId } from "../snapshot/build-id.ts"
@@ -104,7 +104,7 @@ export const prepareRealm = (
   now: (() => number) | undefined,
   extensions: ExtensionRun = new ExtensionRun(ctx.extensions ?? [], ctx.hooks),
 ): { realm: Realm; toolsHost: ToolsHost; extensions: ExtensionRun } => {
-  const realm = createRealm()
+  const realm = newRealm()
   // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
   if (now !== undefined) realm.host = { ...realm.host, now }
   const toolsHost: ToolsHost = { realm, index: ctx.index, ledger }

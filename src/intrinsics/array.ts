@@ -242,7 +242,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
  */
 const builtinNext = (realm: Realm, protoName: string): boolean => {
   const proto = realm.intrinsic(protoName)
-  return proto.properties.get("next")?.value === realm.intrinsics.get(`%${protoName.slice(1, -1)}.next%`) && proto.lookup("return") === undefined
+  return proto.properties.get("next")?.value === realm.findIntrinsic(`%${protoName.slice(1, -1)}.next%`) && proto.lookup("return") === undefined
 }
 
 /** CreateDataPropertyOrThrow as a Task, so that its failure can close an iterator. */
@@ -1005,7 +1005,7 @@ function* ArrayProto_toString(realm: Realm, thisArg: Value): Task<Value> {
   const array = ToObject(realm, thisArg)
   const func = yield* array.Get("join", array)
   if (IsCallable(func)) return yield* Call(func, array)
-  const ObjectToString = realm.intrinsics.get("%Object.prototype.toString%")
+  const ObjectToString = realm.findIntrinsic("%Object.prototype.toString%")
   if (ObjectToString !== undefined) return yield* Call(ObjectToString, array)
   return `[object ${array instanceof ArrayObject ? "Array" : "Object"}]`
 }

@@ -200,9 +200,9 @@ export function* TypedArrayConstruct(realm: Realm, info: ElementInfo, args: Read
  */
 export const ArrayValuesUnobservably = (realm: Realm, obj: JSObject, method: Value): Value[] | undefined => {
   if (!(obj instanceof ArrayObject) || obj.elements === null) return undefined
-  if (method !== realm.intrinsics.get("%Array.prototype.values%")) return undefined
-  const iterProto = realm.intrinsics.get("%ArrayIteratorPrototype%")
-  const next = realm.intrinsics.get("%ArrayIteratorPrototype.next%")
+  if (method !== realm.findIntrinsic("%Array.prototype.values%")) return undefined
+  const iterProto = realm.findIntrinsic("%ArrayIteratorPrototype%")
+  const next = realm.findIntrinsic("%ArrayIteratorPrototype.next%")
   if (iterProto === undefined || next === undefined) return undefined
   const own = iterProto.properties.get("next")
   if (own === undefined || own.accessor || own.value !== next) return undefined

@@ -363,7 +363,7 @@ export const install = (realm: Realm): void => {
     ["with", proto.TypedArrayProto_with, 2],
   ])
   // %TypedArray%.prototype.toString is the same function object as Array.prototype.toString (23.2.3.32).
-  const arrayToString = realm.intrinsics.get("%Array.prototype.toString%")
+  const arrayToString = realm.findIntrinsic("%Array.prototype.toString%")
   if (arrayToString !== undefined) TypedArrayPrototype.properties.set("toString", Property.data(arrayToString, true, false, true))
   else defineMethods(realm, TypedArrayPrototype, "%TypedArray.prototype%", [["toString", proto.TypedArrayProto_toString, 0]])
   // %TypedArray%.prototype[%Symbol.iterator%] is the same function object as %TypedArray%.prototype.values.

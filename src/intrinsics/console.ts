@@ -15,6 +15,7 @@ import { ToBoolean, ToString } from "../runtime/conversions.ts"
 import { PollInterrupt } from "../runtime/interrupt.ts"
 import { JSObject } from "../runtime/object.ts"
 import { Property } from "../runtime/property.ts"
+import { defineForker } from "../runtime/realm-fork.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, type PropertyKey, type Value, WellKnownSymbols } from "../runtime/value.ts"
@@ -30,6 +31,14 @@ export class ConsoleObject extends JSObject {
     this.kind = "console"
   }
 }
+
+defineForker(ConsoleObject, (t, proto) => {
+  const c = new ConsoleObject(proto)
+  c.groupIndentation = t.groupIndentation
+  for (const [k, n] of t.counts) c.counts.set(k, n)
+  for (const k of t.timers) c.timers.add(k)
+  return c
+})
 
 const consoleOf = (realm: Realm): ConsoleObject => realm.intrinsic("%console%") as ConsoleObject
 

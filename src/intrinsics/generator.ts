@@ -292,7 +292,7 @@ function* AsyncIteratorProto_asyncDispose(realm: Realm, O: Value): Task<Value> {
 }
 
 export const install = (realm: Realm): void => {
-  let IteratorPrototype = realm.intrinsics.get("%IteratorPrototype%")
+  let IteratorPrototype = realm.findIntrinsic("%IteratorPrototype%")
   if (IteratorPrototype === undefined) {
     IteratorPrototype = new JSObject(realm.ObjectPrototype)
     defineMethods(realm, IteratorPrototype, "%IteratorPrototype%", [[WellKnownSymbols.iterator, (_r, thisArg) => thisArg, 0]])

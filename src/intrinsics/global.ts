@@ -111,7 +111,7 @@ export const install = (realm: Realm): void => {
     ["parseFloat", Global_parseFloat, 1],
     ["parseInt", Global_parseInt, 2],
   ] as const) {
-    const shared = realm.intrinsics.get(`%${name}%`)
+    const shared = realm.findIntrinsic(`%${name}%`)
     if (shared !== undefined) g.properties.set(name, Property.data(shared, true, false, true))
     else defineMethods(realm, g, "%GlobalObject%", [[name, impl, length]])
   }
@@ -128,6 +128,6 @@ export const install = (realm: Realm): void => {
   ])
   // The spec names these %parseInt%, %eval%... as well.
   for (const name of ["parseFloat", "parseInt", "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "eval", "isFinite", "isNaN"]) {
-    if (!realm.intrinsics.has(`%${name}%`)) realm.register(`%${name}%`, g.properties.get(name)!.value as JSObject)
+    if (!realm.ownIntrinsics.has(`%${name}%`)) realm.register(`%${name}%`, g.properties.get(name)!.value as JSObject)
   }
 }

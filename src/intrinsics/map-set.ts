@@ -751,7 +751,7 @@ const alias = (target: JSObject, aliasKey: string | SymbolValue, key: string): v
 
 /** %IteratorPrototype% under whichever spec name the iterator family registered it. */
 const iteratorPrototype = (realm: Realm): JSObject =>
-  realm.intrinsics.get("%Iterator.prototype%") ?? realm.intrinsic("%IteratorPrototype%")
+  realm.findIntrinsic("%Iterator.prototype%") ?? realm.intrinsic("%IteratorPrototype%")
 
 export const install = (realm: Realm): void => {
   // Map

@@ -15,6 +15,7 @@ import { defineMethods, defineValues } from "../runtime/builtin.ts"
 import { DONE, GetIterator, IteratorCloseOnThrow, IteratorStepValue } from "../runtime/iteration.ts"
 import { JSObject } from "../runtime/object.ts"
 import { Property } from "../runtime/property.ts"
+import { defineForker } from "../runtime/realm-fork.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { type Value, WellKnownSymbols } from "../runtime/value.ts"
@@ -29,6 +30,12 @@ export class MathObject extends JSObject {
     this.randomState = [...RANDOM_SEED]
   }
 }
+
+defineForker(MathObject, (t, proto) => {
+  const m = new MathObject(proto!)
+  m.randomState = [...t.randomState]
+  return m
+})
 
 /** A fixed, non-zero seed: every realm draws the same sequence. */
 export const RANDOM_SEED: ReadonlyArray<number> = [0x9e3779b9, 0x7f4a7c15, 0xbf58476d, 0x1ce4e5b9]

@@ -151,7 +151,7 @@ export const install = (realm: Realm): void => {
     ["parseFloat", parseFloat_, 1],
     ["parseInt", parseInt_, 2],
   ] as const) {
-    const f = realm.intrinsics.get(`%${name}%`) ?? realm.register(`%${name}%`, CreateBuiltinFunction(realm, name, impl, length, name))
+    const f = realm.findIntrinsic(`%${name}%`) ?? realm.register(`%${name}%`, CreateBuiltinFunction(realm, name, impl, length, name))
     NumberCtor.properties.set(name, Property.data(f, true, false, true))
     realm.globalObject.properties.set(name, Property.data(f, true, false, true))
   }

@@ -244,7 +244,7 @@ const plainGroups = <T>(groups: Record<string, T>, convert: (v: T) => Value): JS
 export function* RegExpExec(realm: Realm, R: JSObject, S: string): Task<JSObject | null> {
   const exec = yield* R.Get("exec", R)
   // The intrinsic exec on a real RegExp is RegExpBuiltinExec (its brand check and ToString cannot fail here).
-  if (R instanceof RegExpObject && exec === realm.intrinsics.get("%RegExp.prototype.exec%")) {
+  if (R instanceof RegExpObject && exec === realm.findIntrinsic("%RegExp.prototype.exec%")) {
     return yield* RegExpBuiltinExec(realm, R, S)
   }
   if (IsCallable(exec)) {
@@ -295,10 +295,10 @@ const canonicalFlags = (flags: string): string => {
 const isPristine = (realm: Realm, R: JSObject): boolean => {
   if (!(R instanceof RegExpObject) || R.properties.size !== 1) return false
   const proto = R.proto
-  if (proto === null || proto !== realm.intrinsics.get("%RegExp.prototype%")) return false
-  if (proto.properties.get("flags")?.get !== realm.intrinsics.get("%RegExp.prototype.flags[get]%")) return false
+  if (proto === null || proto !== realm.findIntrinsic("%RegExp.prototype%")) return false
+  if (proto.properties.get("flags")?.get !== realm.findIntrinsic("%RegExp.prototype.flags[get]%")) return false
   for (const [, name] of FLAG_PROPERTIES) {
-    if (proto.properties.get(name)?.get !== realm.intrinsics.get(`%RegExp.prototype.${name}[get]%`)) return false
+    if (proto.properties.get(name)?.get !== realm.findIntrinsic(`%RegExp.prototype.${name}[get]%`)) return false
   }
   return true
 }
@@ -309,7 +309,7 @@ const isPristine = (realm: Realm, R: JSObject): boolean => {
  */
 const canExecNatively = (realm: Realm, R: JSObject): R is RegExpObject => {
   if (!isPristine(realm, R)) return false
-  if (R.proto!.properties.get("exec")?.value !== realm.intrinsics.get("%RegExp.prototype.exec%")) return false
+  if (R.proto!.properties.get("exec")?.value !== realm.findIntrinsic("%RegExp.prototype.exec%")) return false
   const li = R.properties.get("lastIndex")
   return li !== undefined && !li.accessor && li.writable && typeof li.value === "number"
 }
@@ -355,9 +355,9 @@ const collectNatively = (realm: Realm, R: JSObject, S: string, global: boolean, 
 const canSplitNatively = (realm: Realm, R: JSObject): R is RegExpObject => {
   if (!canExecNatively(realm, R)) return false
   const proto = R.proto!
-  const RegExpCtor = realm.intrinsics.get("%RegExp%")
+  const RegExpCtor = realm.findIntrinsic("%RegExp%")
   if (proto.properties.get("constructor")?.value !== RegExpCtor) return false
-  if (RegExpCtor?.properties.get(WellKnownSymbols.species)?.get !== realm.intrinsics.get("%RegExp.[Symbol.species][get]%")) return false
+  if (RegExpCtor?.properties.get(WellKnownSymbols.species)?.get !== realm.findIntrinsic("%RegExp.[Symbol.species][get]%")) return false
   const match = proto.properties.get(WellKnownSymbols.match)
   return match !== undefined && !match.accessor
 }
@@ -511,7 +511,7 @@ function* RegExpProto_flags(realm: Realm, thisArg: Value): Task<Value> {
 /** https://tc39.es/ecma262/#sec-regexphasflag — the getter for one flag. */
 const flagGetter = (flag: string, name: string) => (realm: Realm, thisArg: Value): Value => {
   if (thisArg instanceof RegExpObject) return thisArg.originalFlags.includes(flag)
-  if (thisArg === realm.intrinsics.get("%RegExp.prototype%")) return undefined
+  if (thisArg === realm.findIntrinsic("%RegExp.prototype%")) return undefined
   return throwTypeError(`RegExp.prototype.${name} getter called on non-RegExp object`)
 }
 
@@ -521,7 +521,7 @@ const RegExpProto_source = (realm: Realm, thisArg: Value): Value => {
     // EscapeRegExpPattern: V8's own escaping of "/" and line terminators; "(?:)" for the empty pattern.
     return hostRegExp(thisArg.originalSource, thisArg.originalFlags).source
   }
-  if (thisArg === realm.intrinsics.get("%RegExp.prototype%")) return "(?:)"
+  if (thisArg === realm.findIntrinsic("%RegExp.prototype%")) return "(?:)"
   return throwTypeError("RegExp.prototype.source getter called on non-RegExp object")
 }
 

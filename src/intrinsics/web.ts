@@ -79,7 +79,7 @@ export const toUSVString = (s: string): string => (s.isWellFormed() ? s : s.toWe
 
 /** %Iterator.prototype% under whichever spec name the iterator family registered it (Object.prototype without one). */
 export const iteratorPrototypeOf = (realm: Realm): JSObject =>
-  realm.intrinsics.get("%Iterator.prototype%") ?? realm.intrinsics.get("%IteratorPrototype%") ?? realm.ObjectPrototype
+  realm.findIntrinsic("%Iterator.prototype%") ?? realm.findIntrinsic("%IteratorPrototype%") ?? realm.ObjectPrototype
 
 /** An iterator result object `{ value, done }`. */
 export const iterResult = (realm: Realm, value: Value, done: boolean): JSObject => {

@@ -40,8 +40,8 @@ export class ErrorObject extends JSObject {
  * for a running program), a formatted data property before that.
  */
 export const InstallErrorStack = (realm: Realm, e: ErrorObject, header: string): void => {
-  const get = realm.intrinsics.get("%ErrorStack[get]%")
-  const set = realm.intrinsics.get("%ErrorStack[set]%")
+  const get = realm.findIntrinsic("%ErrorStack[get]%")
+  const set = realm.findIntrinsic("%ErrorStack[set]%")
   if (get !== undefined && set !== undefined) e.properties.set("stack", Property.accessorOf(get, set, false, true))
   else e.properties.set("stack", Property.data(header + STACK_FRAMES, true, false, true))
 }

@@ -94,10 +94,10 @@ export const CreateArgumentsObject = (
   }
   args.forEach((v, i) => obj.properties.set(String(i), Property.data(v)))
   obj.properties.set("length", Property.data(args.length, true, false, true))
-  const values = realm.intrinsics.get("%Array.prototype.values%")
+  const values = realm.findIntrinsic("%Array.prototype.values%")
   if (values !== undefined) obj.properties.set(WellKnownSymbols.iterator, Property.data(values, true, false, true))
   if (strict || callee === undefined) {
-    const thrower = realm.intrinsics.get("%ThrowTypeError%")
+    const thrower = realm.findIntrinsic("%ThrowTypeError%")
     if (thrower !== undefined) obj.properties.set("callee", Property.accessorOf(thrower, thrower, false, false))
   } else {
     obj.properties.set("callee", Property.data(callee, true, false, true))

@@ -46,10 +46,10 @@ export class FastArrayRecord implements IteratorRecord {
 /** A FastArrayRecord for `v` if its iteration is the built-in array iteration, else undefined. */
 export const fastArrayRecord = (realm: Realm, v: Value): FastArrayRecord | undefined => {
   if (!(v instanceof ArrayObject)) return undefined
-  const values = realm.intrinsics.get("%Array.prototype.values%")
+  const values = realm.findIntrinsic("%Array.prototype.values%")
   if (values === undefined || getFast(realm, v, WellKnownSymbols.iterator) !== values) return undefined
-  const next = realm.intrinsics.get("%ArrayIteratorPrototype.next%")
-  const proto = realm.intrinsics.get("%ArrayIteratorPrototype%")
+  const next = realm.findIntrinsic("%ArrayIteratorPrototype.next%")
+  const proto = realm.findIntrinsic("%ArrayIteratorPrototype%")
   if (next === undefined || proto === undefined || getFast(realm, proto, "next") !== next) return undefined
   return new FastArrayRecord(v, next)
 }

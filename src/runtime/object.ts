@@ -30,7 +30,8 @@ export interface PrivateElement {
 export class JSObject {
   proto: JSObject | null
   extensible = true
-  readonly properties: Map<PropertyKey, Property> = new Map()
+  /** Own properties. A twin in a realm fork starts with a stand-in that swaps in a real Map on first use (realm-fork.ts). */
+  properties: Map<PropertyKey, Property> = new Map()
   /** The spec's class-like tag ([[ErrorData]], [[BooleanData]]...) used by brand checks and Object.prototype.toString. */
   kind: string = "Object"
   privateElements: Map<PrivateName, PrivateElement> | undefined = undefined

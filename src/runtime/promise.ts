@@ -158,7 +158,7 @@ const makeCapabilityExecutor = defineNativeClosure("GetCapabilitiesExecutor", (_
 
 // https://tc39.es/ecma262/#sec-newpromisecapability
 export function* NewPromiseCapability(realm: Realm, C: Value): Task<PromiseCapability> {
-  if (C === realm.intrinsics.get("%Promise%")) {
+  if (C === realm.findIntrinsic("%Promise%")) {
     // Fast path with the same observable behaviour: the intrinsic constructor runs no user code.
     const promise = NewPromiseObject(realm)
     const { resolve, reject } = CreateResolvingFunctions(realm, promise)

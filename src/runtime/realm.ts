@@ -4,10 +4,12 @@
  * needs besides the engine's own stack hangs from here, so that a snapshot is the realm plus the engine state.
  * Intrinsics are registered under their spec names ("%Array.prototype%") — the identity snapshots use to save
  * built-ins by name. Creating a realm is `createRealm` in src/intrinsics/index.ts (the runtime never depends on
- * the intrinsics).
+ * the intrinsics); a run's realm is usually a fork of a template built that way (realm-fork.ts), whose intrinsics
+ * are copied from the template's on first use.
  */
 import type { JSObject } from "./object.ts"
 import type { Job, PromiseCapability } from "./promise.ts"
+import type { Fork } from "./realm-fork.ts"
 import type { Value } from "./value.ts"
 import type { SymbolValue } from "./value.ts"
 
@@ -48,8 +50,12 @@ export interface RealmHost {
 }
 
 export class Realm {
-  readonly intrinsics = new Map<string, JSObject>()
+  /** Intrinsics registered in this realm; a fork finds its template's through `fork` (`findIntrinsic`). */
+  readonly ownIntrinsics = new Map<string, JSObject>()
+  /** The name of every intrinsic object of this realm (a fork's twins included), for snapshots. */
   readonly intrinsicNames = new Map<JSObject, string>()
+  /** The template this realm was forked from, and its twins so far; undefined for a realm built in place. */
+  fork: Fork | undefined = undefined
   globalObject!: JSObject
   /** https://tc39.es/ecma262/#sec-hostenqueuepromisejob — FIFO. */
   readonly jobs: Job[] = []
@@ -86,13 +92,18 @@ export class Realm {
 
   /** The intrinsic named `name` ("%Array.prototype%"); a missing one is an engine bug. */
   intrinsic(name: string): JSObject {
-    const o = this.intrinsics.get(name)
+    const o = this.findIntrinsic(name)
     if (o === undefined) throw new Error(`codemode bug: intrinsic ${name} is not installed`)
     return o
   }
 
+  /** The intrinsic named `name`, or undefined when there is none. */
+  findIntrinsic(name: string): JSObject | undefined {
+    return this.ownIntrinsics.get(name) ?? this.fork?.intrinsic(name)
+  }
+
   register(name: string, o: JSObject): JSObject {
-    this.intrinsics.set(name, o)
+    this.ownIntrinsics.set(name, o)
     if (!this.intrinsicNames.has(o)) this.intrinsicNames.set(o, name)
     return o
   }

@@ -111,7 +111,9 @@ export const encodeEngine = <Ctx>(
 /** Every built-in behaviour a saved function may name: the realm's built-ins and the closures of the runtime. */
 const nativesOf = (realm: Realm, extra: ReadonlyMap<string, NativeImpl>): Map<string, NativeImpl> => {
   const natives = new Map<string, NativeImpl>(NativeClosures)
-  for (const o of realm.intrinsics.values()) if (o instanceof NativeFunction && !natives.has(o.nativeId)) natives.set(o.nativeId, o.impl)
+  // A fork's twins share their template objects' behaviours, so the template's list them all.
+  const intrinsics = [...(realm.fork?.template.sources.keys() ?? []), ...realm.ownIntrinsics.values()]
+  for (const o of intrinsics) if (o instanceof NativeFunction && !natives.has(o.nativeId)) natives.set(o.nativeId, o.impl)
   for (const [id, impl] of extra) natives.set(id, impl)
   return natives
 }
@@ -151,7 +153,7 @@ export const decodeEngine = (
     acyclic: new Map(),
   }
   const externals = (name: string): object | undefined => {
-    if (name.startsWith("%")) return realm.intrinsics.get(name)
+    if (name.startsWith("%")) return realm.findIntrinsic(name)
     if (name.startsWith("code:")) {
       const id = Number(name.slice(5))
       return Number.isInteger(id) ? codes[id] : undefined

@@ -4,18 +4,23 @@
  * `Array.prototype`, the Math PRNG state, console counters...). `changedIntrinsics` finds those by comparing each
  * intrinsic with the same-named one of a pristine realm — one built the same way and never run — field by field
  * as the heap registry lists them (transient host fields are not state), matching references to other intrinsics
- * by name and comparing anything else structurally.
+ * by name and comparing anything else structurally. In a realm forked from a template only the twins made so far
+ * can differ from the pristine realm's (a fork of the same template), and a twin whose properties were never used
+ * has its template object's.
  */
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
+import { ForkedProperties } from "../runtime/realm-fork.ts"
 import { PROPERTIES, type HeapRegistry } from "./heap-codec.ts"
 
 export const changedIntrinsics = <Ctx>(registry: HeapRegistry<Ctx>, live: Realm, pristine: Realm): Set<object> => {
   const changed = new Set<object>()
-  for (const [name, obj] of live.intrinsics) {
+  const candidates: Array<[string, object]> = [...live.ownIntrinsics]
+  for (const twin of live.fork?.twins.values() ?? []) candidates.push([live.intrinsicNames.get(twin)!, twin])
+  for (const [name, obj] of candidates) {
     // An object registered under several names is compared once, under its first.
-    if (live.intrinsicNames.get(obj) !== name || changed.has(obj)) continue
-    const twin = pristine.intrinsics.get(name)
+    if (live.intrinsicNames.get(obj as never) !== name || changed.has(obj)) continue
+    const twin = pristine.findIntrinsic(name)
     if (twin === undefined || !same(registry, obj, twin, live, pristine)) changed.add(obj)
   }
   return changed
@@ -35,6 +40,12 @@ const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Real
     }
     if (seen.get(x) === y) return true
     seen.set(x, y)
+    if (x instanceof ForkedProperties || y instanceof ForkedProperties) {
+      if (x instanceof ForkedProperties && y instanceof ForkedProperties && x.untouched && y.untouched) return x.template === y.template
+      const xm = x instanceof ForkedProperties ? x.materialize() : x
+      const ym = y instanceof ForkedProperties ? y.materialize() : y
+      return eq(xm, ym, top)
+    }
     const proto = Object.getPrototypeOf(x) as object | null
     if (proto !== Object.getPrototypeOf(y)) return false
     if (x instanceof Property) {

@@ -6,17 +6,21 @@
  * (`Array.prototype[Symbol.unscopables]`...) by their path from a named one: `%Array.prototype%.[Symbol.unscopables]`.
  *
  * It runs on every realm a VM run uses, right after the host installed its globals and before the program (or a
- * saved state) touches it, so the same build always produces the same names in the same order.
+ * saved state) touches it, so the same build always produces the same names in the same order. A template realm is
+ * named once, when it is built; in a fork of it only what the host added since needs a name, and it can be
+ * reached only from the fork's own intrinsics or from twins whose properties the host changed.
  */
 import { NativeFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import type { Realm } from "../runtime/realm.ts"
+import { untouchedTwin } from "../runtime/realm-fork.ts"
 import { SymbolValue, type PropertyKey } from "../runtime/value.ts"
 
 const segment = (key: PropertyKey): string => (key instanceof SymbolValue ? `[${key.description ?? ""}]` : JSON.stringify(key))
 
 export const nameReachable = (realm: Realm): void => {
-  const queue: Array<[JSObject, string]> = [...realm.intrinsics].map(([name, o]) => [o, name])
+  const queue: Array<[JSObject, string]> = [...realm.ownIntrinsics].map(([name, o]) => [o, name])
+  for (const twin of realm.fork?.twins.values() ?? []) if (!untouchedTwin(twin)) queue.push([twin, realm.intrinsicNames.get(twin)!])
   const visit = (o: unknown, path: string): void => {
     if (!(o instanceof JSObject) || realm.intrinsicNames.has(o)) return
     const name = `%${path}%`
@@ -25,6 +29,7 @@ export const nameReachable = (realm: Realm): void => {
   }
   for (let i = 0; i < queue.length; i++) {
     const [o, name] = queue[i]!
+    if (untouchedTwin(o)) continue
     const base = name.slice(1, -1)
     visit(o.proto, `${base}.[[Prototype]]`)
     for (const [key, p] of o.properties) {

@@ -17,8 +17,8 @@ import { EMPTY, SymbolValue, type Value } from "../../src/runtime/value.ts"
 import { callFunction, constructFunction, createRealm, drive, fn, get, global, invoke } from "./support.ts"
 
 const realm = createRealm()
-const hasMap = realm.intrinsics.has("%Map%")
-const hasDate = realm.intrinsics.has("%Date%")
+const hasMap = realm.ownIntrinsics.has("%Map%")
+const hasDate = realm.ownIntrinsics.has("%Date%")
 
 const STACK = "\n    at <program>"
 const symbols = new Map<symbol, SymbolValue>()

@@ -51,7 +51,7 @@ export const createRealm = (): Realm => {
       }
     }
     for (const name of ["Array", "Number", "String", "BigInt", "Map", "Set", "Date", "RegExp", "Iterator"]) {
-      if (realm.intrinsics.has(`%${name}.prototype%`)) continue
+      if (realm.ownIntrinsics.has(`%${name}.prototype%`)) continue
       const proto = name === "Array" ? new ArrayObject(ObjectPrototype) : new JSObject(ObjectPrototype)
       realm.register(`%${name}.prototype%`, proto)
     }

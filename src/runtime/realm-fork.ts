@@ -1,0 +1,265 @@
+/**
+ * Realms forked from a template. Building a realm's intrinsics takes milliseconds and about 700 objects, 2,000
+ * properties, while a typical run touches a few dozen of them; so a process builds them once, in a template realm,
+ * and every run gets a fork whose objects are copied from the template's as the run reaches them:
+ *
+ * - an object of the template gets its twin in the fork (same class, internal slots copied, prototype twinned)
+ *   the first time something in the fork refers to it;
+ * - a twin's own properties are copied, their values twinned, the first time they are read or written
+ *   (`ForkedProperties` stands in for the property map until then and replaces itself with the copy).
+ *
+ * Nothing mutable is shared — only native behaviours, strings and symbols — so nothing one run does is visible to
+ * another or to the template. Sealing takes the property maps out of the template's objects: if a template object
+ * ever reached a run (a built-in that kept one in a closure), the run would fail loudly instead of sharing it.
+ * A twin keeps its template object's intrinsic name, so snapshots still name built-ins as before.
+ */
+import { ArrayObject } from "./array-object.ts"
+import { NativeFunction } from "./function-object.ts"
+import { JSObject } from "./object.ts"
+import { PrimitiveWrapper } from "./primitive-wrapper.ts"
+import { Property } from "./property.ts"
+import { Realm } from "./realm.ts"
+import type { PropertyKey } from "./value.ts"
+
+type Properties = Map<PropertyKey, Property>
+
+/** Builds the twin of template object `t` (own properties aside) with prototype `proto`; `twin` maps references. */
+export type Forker<T extends JSObject> = (t: T, proto: JSObject | null, twin: <V>(v: V) => V) => T
+
+const forkers = new Map<Function, Forker<JSObject>>()
+
+/**
+ * Declares how instances of `cls` (exactly that class) are forked. Classes with internal slots that can appear in
+ * a template declare theirs beside their definition; a template object of an undeclared class cannot be forked.
+ */
+export const defineForker = <T extends JSObject>(cls: abstract new (...args: never[]) => T, forker: Forker<T>): void => {
+  forkers.set(cls, forker as unknown as Forker<JSObject>)
+}
+
+defineForker(JSObject, (_t, proto) => new JSObject(proto))
+defineForker(NativeFunction, (t, proto, twin) => {
+  const f = new NativeFunction(proto, t.nativeId, t.impl, t.constructable)
+  if (t.slots !== undefined) {
+    const slots: NonNullable<NativeFunction["slots"]> = {}
+    for (const [k, v] of Object.entries(t.slots)) slots[k] = Array.isArray(v) ? v.map(twin) : twin(v)
+    f.slots = slots
+  }
+  return f
+})
+defineForker(ArrayObject, (t, proto, twin) => {
+  const a = new ArrayObject(proto, t.elements === null ? [] : t.elements.map(twin))
+  if (t.elements === null) a.elements = null
+  a.length = t.length
+  a.lengthWritable = t.lengthWritable
+  return a
+})
+defineForker(PrimitiveWrapper, (t, proto) => new PrimitiveWrapper(proto, t.kind as "String", t.primitive))
+
+/** A sealed template: its realm (never run) and the own properties taken out of its objects. */
+export class RealmTemplate {
+  readonly realm: Realm
+  readonly sources = new Map<JSObject, Properties>()
+
+  /** Seals `realm`, which nothing may use afterwards except through forks. */
+  constructor(realm: Realm) {
+    this.realm = realm
+    const queue: JSObject[] = []
+    const add = (v: unknown): void => {
+      if (v instanceof JSObject && !this.sources.has(v)) {
+        this.sources.set(v, v.properties)
+        queue.push(v)
+      }
+    }
+    for (const o of realm.ownIntrinsics.values()) add(o)
+    add(realm.globalObject)
+    for (let i = 0; i < queue.length; i++) {
+      const o = queue[i]!
+      add(o.proto)
+      for (const p of o.properties.values()) {
+        add(p.value)
+        add(p.get)
+        add(p.set)
+      }
+      if (o instanceof NativeFunction && o.slots !== undefined) {
+        for (const v of Object.values(o.slots)) for (const x of Array.isArray(v) ? v : [v]) add(x)
+      }
+      if (o instanceof ArrayObject && o.elements !== null) for (const x of o.elements) add(x)
+    }
+    for (const o of this.sources.keys()) {
+      if (!forkers.has(o.constructor)) throw new Error(`codemode bug: a template holds a ${o.constructor.name}, which cannot be forked`)
+      if (realm.intrinsicNames.get(o) === undefined) throw new Error("codemode bug: a template object has no intrinsic name")
+    }
+    for (const o of this.sources.keys()) o.properties = POISONED
+  }
+
+  /** A new realm whose intrinsics are this template's, copied on first use. */
+  fork(): Realm {
+    const realm = new Realm()
+    const fork = new Fork(this, realm)
+    realm.fork = fork
+    const t = this.realm
+    realm.ObjectPrototype = fork.twin(t.ObjectPrototype)
+    realm.FunctionPrototype = fork.twin(t.FunctionPrototype)
+    realm.ArrayPrototype = fork.twin(t.ArrayPrototype)
+    realm.globalObject = fork.twin(t.globalObject)
+    return realm
+  }
+}
+
+/** One fork's side of its template: the twins made so far, in the order they were made. */
+export class Fork {
+  readonly template: RealmTemplate
+  readonly realm: Realm
+  readonly twins = new Map<JSObject, JSObject>()
+
+  constructor(template: RealmTemplate, realm: Realm) {
+    this.template = template
+    this.realm = realm
+  }
+
+  /** The twin of the template's intrinsic `name`, if the template has one. */
+  intrinsic(name: string): JSObject | undefined {
+    const t = this.template.realm.ownIntrinsics.get(name)
+    return t === undefined ? undefined : this.twin(t)
+  }
+
+  /** The fork's twin of a template object; anything else as it is. */
+  readonly twin = <V>(v: V): V => {
+    if (!(v instanceof JSObject)) return v
+    const done = this.twins.get(v)
+    if (done !== undefined) return done as V
+    const source = this.template.sources.get(v)
+    if (source === undefined) return v
+    const forker = forkers.get(v.constructor)!
+    // Registered before the prototype is twinned: a prototype chain may lead back here through a slot.
+    const o = forker(v, null, this.twin)
+    this.twins.set(v, o)
+    o.proto = this.twin(v.proto)
+    o.extensible = v.extensible
+    o.kind = v.kind
+    o.properties = new ForkedProperties(o, source, this)
+    this.realm.intrinsicNames.set(o, this.template.realm.intrinsicNames.get(v)!)
+    return o as V
+  }
+}
+
+/**
+ * The own properties of a twin until they are first used: then they are copied from the template object's (values
+ * twinned) into an ordinary Map that takes this one's place on the object. A caller still holding this map is
+ * served from the copy.
+ */
+export class ForkedProperties extends Map<PropertyKey, Property> {
+  private copy: Properties | undefined = undefined
+  private readonly owner: JSObject
+  private readonly source: Properties
+  private readonly fork: Fork
+
+  constructor(owner: JSObject, source: Properties, fork: Fork) {
+    super()
+    this.owner = owner
+    this.source = source
+    this.fork = fork
+  }
+
+  /** Whether the properties are still the template's, unread and unwritten. */
+  get untouched(): boolean {
+    return this.copy === undefined
+  }
+
+  /** The template object's property map this one copies. */
+  get template(): ReadonlyMap<PropertyKey, Property> {
+    return this.source
+  }
+
+  materialize(): Properties {
+    if (this.copy !== undefined) return this.copy
+    const twin = this.fork.twin
+    const copy: Properties = new Map()
+    for (const [k, p] of this.source) {
+      copy.set(k, new Property(p.accessor, twin(p.value), twin(p.get), twin(p.set), p.writable, p.enumerable, p.configurable))
+    }
+    this.copy = copy
+    this.owner.properties = copy
+    return copy
+  }
+
+  override get(k: PropertyKey): Property | undefined {
+    return this.materialize().get(k)
+  }
+  override set(k: PropertyKey, p: Property): this {
+    this.materialize().set(k, p)
+    return this
+  }
+  override has(k: PropertyKey): boolean {
+    return this.materialize().has(k)
+  }
+  override delete(k: PropertyKey): boolean {
+    return this.materialize().delete(k)
+  }
+  override clear(): void {
+    this.materialize().clear()
+  }
+  override forEach(f: (p: Property, k: PropertyKey, m: Map<PropertyKey, Property>) => void, thisArg?: unknown): void {
+    this.materialize().forEach(f, thisArg)
+  }
+  override keys(): MapIterator<PropertyKey> {
+    return this.materialize().keys()
+  }
+  override values(): MapIterator<Property> {
+    return this.materialize().values()
+  }
+  override entries(): MapIterator<[PropertyKey, Property]> {
+    return this.materialize().entries()
+  }
+  override [Symbol.iterator](): MapIterator<[PropertyKey, Property]> {
+    return this.materialize()[Symbol.iterator]()
+  }
+}
+
+Object.defineProperty(ForkedProperties.prototype, "size", {
+  get(this: ForkedProperties) {
+    return this.materialize().size
+  },
+})
+
+/** The property map a sealed template object is left with: any use of it is a bug that would leak across runs. */
+class PoisonedProperties extends Map<PropertyKey, Property> {
+  private static fail(): never {
+    throw new Error("codemode bug: a run reached an object of the template realm")
+  }
+  override get(): never {
+    return PoisonedProperties.fail()
+  }
+  override set(): never {
+    return PoisonedProperties.fail()
+  }
+  override has(): never {
+    return PoisonedProperties.fail()
+  }
+  override delete(): never {
+    return PoisonedProperties.fail()
+  }
+  override clear(): never {
+    return PoisonedProperties.fail()
+  }
+  override forEach(): never {
+    return PoisonedProperties.fail()
+  }
+  override keys(): never {
+    return PoisonedProperties.fail()
+  }
+  override values(): never {
+    return PoisonedProperties.fail()
+  }
+  override entries(): never {
+    return PoisonedProperties.fail()
+  }
+  override [Symbol.iterator](): never {
+    return PoisonedProperties.fail()
+  }
+}
+
+const POISONED: Properties = new PoisonedProperties()
+
+/** Whether `o` is a twin whose own properties are still exactly its template object's. */
+export const untouchedTwin = (o: JSObject): boolean => o.properties instanceof ForkedProperties && o.properties.untouched

@@ -1,0 +1,94 @@
+/**
+ * Runs of one runtime share one template realm (src/runtime/realm-fork.ts) and must still be strangers: whatever
+ * a run does to built-ins or globals — replacing methods, changing prototypes, freezing, drawing from Math.random,
+ * counting on the console, registering symbols — is invisible to the next run, on both engines. The check is a
+ * fingerprint of everything reachable from globalThis, taken by a program, before and after hostile runs.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { newRealm } from "../../src/host/realm-template.ts"
+import { ENGINES, makeFor } from "./engines.ts"
+
+/** Every object reachable from globalThis by own properties and prototypes, with what can be observed of it. */
+const FINGERPRINT = `
+  const seen = new Map()
+  const queue = [[globalThis, "globalThis"]]
+  const lines = []
+  const ref = (v, path) => {
+    if ((typeof v !== "object" && typeof v !== "function") || v === null) return typeof v === "symbol" ? String(v) : typeof v + ":" + String(v)
+    if (!seen.has(v)) { seen.set(v, path); queue.push([v, path]) }
+    return "@" + seen.get(v)
+  }
+  seen.set(globalThis, "globalThis")
+  for (let i = 0; i < queue.length; i++) {
+    const [o, path] = queue[i]
+    lines.push(path + " proto=" + ref(Object.getPrototypeOf(o), path + ".__proto__") + " ext=" + Object.isExtensible(o) + " frozen=" + Object.isFrozen(o))
+    for (const key of Reflect.ownKeys(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, key)
+      const k = path + "." + String(key)
+      const attrs = [d.enumerable, d.configurable, d.writable].join(",")
+      lines.push(k + " " + attrs + " " + ("value" in d ? ref(d.value, k) : ref(d.get, k + "[get]") + " " + ref(d.set, k + "[set]")))
+    }
+  }
+  lines.push("random " + [Math.random(), Math.random()].join(","))
+  console.count("c")
+  lines.push("symbol " + String(Symbol.keyFor(Symbol.for("isolation"))))
+  return lines.join("\\n")
+`
+
+/** Each line tries to leave a mark on the realm that a later run could see. */
+const HOSTILE = [
+  `Array.prototype.push = function () { return "hacked" }`,
+  `Object.prototype.polluted = 1`,
+  `Object.setPrototypeOf(Array.prototype, null)`,
+  `Object.setPrototypeOf(Function.prototype, Array.prototype)`,
+  `delete Array.prototype.map`,
+  `Object.freeze(Object); Object.freeze(JSON); Object.freeze(Math); Object.seal(String.prototype)`,
+  `Object.preventExtensions(globalThis.Promise.prototype)`,
+  `Math.random(); Math.random(); Math.random = () => 4`,
+  `console.count("c"); console.count("c"); console.group("g")`,
+  `globalThis.leak = Symbol.for("isolation"); globalThis.x = 1; var y = 2`,
+  `Date.now = () => 0; Date.prototype.getTime = () => 1`,
+  `RegExp.$1 = "leak"; RegExp.prototype.exec = () => null; /a(b)/.test("ab")`,
+  `Error.prototype.toString = () => "no"; Error.stackTraceLimit = 0`,
+  `String.prototype.trim = () => "t"; Number.prototype.toFixed = null`,
+  `Function.prototype.call = 1; Reflect.apply = null; Symbol.prototype.description = 2`,
+  `Object.defineProperty(globalThis, "NaN", { value: 1 })`,
+  `delete globalThis.JSON; delete globalThis.Map; globalThis.Set = null`,
+  `Array.prototype[Symbol.iterator] = function* () { yield "x" }; Iterator.prototype.map = null`,
+  `Object.getPrototypeOf(function* () {}).prototype.next = null`,
+  `Object.getPrototypeOf(async () => {}).constructor.x = 1`,
+  `Array.prototype[Symbol.unscopables].at = false; Array.prototype.length = 5`,
+  `Object.defineProperty(Object.prototype, "toString", { get() { throw 1 }, configurable: false })`,
+]
+
+describe.each(ENGINES)("realm isolation (%s)", (engine) => {
+  it("no run sees what an earlier run of the same runtime did to any built-in or global", async () => {
+    const runtime = makeFor(engine)()
+    const run = (code: string) => Effect.runPromise(runtime.execute(code))
+    const before = await run(FINGERPRINT)
+    expect(before.ok).toBe(true)
+    for (const line of HOSTILE) {
+      const r = await run(`try { ${line} } catch {} ; return 0`)
+      expect(r.ok, line).toBe(true)
+    }
+    await run(HOSTILE.map((line) => `try { ${line} } catch {}`).join("\n"))
+    const after = await run(FINGERPRINT)
+    expect(after).toEqual(before)
+    // And a fresh runtime sees the same realm too: the template behind every runtime was never touched.
+    expect(await Effect.runPromise(makeFor(engine)().execute(FINGERPRINT))).toEqual(before)
+  })
+})
+
+describe("realm forks", () => {
+  it("give each realm its own twins of the template's objects, copied on first use", () => {
+    const a = newRealm()
+    const b = newRealm()
+    expect(a.intrinsic("%Array.prototype.map%")).not.toBe(b.intrinsic("%Array.prototype.map%"))
+    expect(a.intrinsic("%Array.prototype%")).toBe(a.ArrayPrototype)
+    expect(a.intrinsicNames.get(a.intrinsic("%Math%"))).toBe("%Math%")
+    expect(a.symbolRegistry).not.toBe(b.symbolRegistry)
+    // A fork makes only what it reaches: the realm of a run that touched nothing holds a handful of twins.
+    expect(newRealm().fork!.twins.size).toBeLessThan(10)
+  })
+})
