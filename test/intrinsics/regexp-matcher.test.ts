@@ -180,6 +180,17 @@ const HANDWRITTEN: ReadonlyArray<readonly [string, string, ReadonlyArray<string>
   ["[\\w&&[a-c]]+", "v", ["abcd"]],
   ["[[a-z]--[aeiou]]+", "vi", ["bcdAE"]],
   ["\\p{Emoji}", "v", ["a😀"]],
+  // Classes of strings (v flag): longest string first, shorter ones on backtracking.
+  ["[\\q{abc|ab}]c", "v", ["abc", "abcc"]],
+  ["[\\q{abc|ab|a}]+c", "v", ["abababc", "aac"]],
+  ["^[\\q{ab|a}]b$", "v", ["ab", "abb"]],
+  ["\\p{RGI_Emoji}+", "v", ["hi 👩🏻‍❤️‍💋‍👨🏼 🏴󠁧󠁢󠁥󠁮󠁧󠁿 x 1️⃣ 😀😁"]],
+  ["[\\p{RGI_Emoji}--\\q{😀}]", "v", ["😀😁"]],
+  ["(?<=[\\q{ab|b}])c", "v", ["abc", "bc", "c"]],
+  ["(?<=^[\\q{ab|a}]b)c", "v", ["abc", "abbc"]],
+  ["[\\q{}a]*b", "v", ["aab", "b"]],
+  ["[\\q{AB|c}]", "vi", ["ab C"]],
+  ["([\\q{ab|a}])\\1", "v", ["aba", "abab", "aa"]],
   // Indices, sticky.
   ["(?<first>a)(b)?", "d", ["ab", "a"]],
   ["(?<=(?<x>a))b", "d", ["ab"]],

@@ -83,6 +83,8 @@ export const atomTest = (atom: Atom, unicode: boolean, unicodeSets: boolean): Ch
       return BUILTIN[atom.letter]
     case "host":
       return hostAtom(atom.source, atom.ignoreCase, atom.dotAll, unicode, unicodeSets).test
+    case "strings":
+      throw new Error("a class of strings is not a single-character atom")
   }
 }
 
@@ -95,4 +97,24 @@ export const caseEquals = (a: number, b: number, unicode: boolean, unicodeSets: 
   if (a === b) return true
   const source = unicode ? `\\u{${a.toString(16)}}` : `\\u${a.toString(16).padStart(4, "0")}`
   return hostAtom(source, true, false, unicode, unicodeSets).test(b)
+}
+
+/** A `v`-flag class of strings, asked of V8: does S[from, to) match it as a whole; its longest match at a position. */
+export class StringsTest {
+  private readonly whole: RegExp
+  private readonly sticky: RegExp
+  constructor(source: string, ignoreCase: boolean) {
+    const flags = ignoreCase ? "iv" : "v"
+    this.whole = new RegExp(`^(?:${source})$`, flags)
+    this.sticky = new RegExp(`(?:${source})`, flags + "y")
+  }
+  matches(S: string, from: number, to: number): boolean {
+    return this.whole.test(S.slice(from, to))
+  }
+  /** The length of the longest match at pos (the spec tries the longest strings first), or -1. */
+  longestAt(S: string, pos: number): number {
+    this.sticky.lastIndex = pos
+    const m = this.sticky.exec(S)
+    return m === null ? -1 : m[0].length
+  }
 }

@@ -7,7 +7,7 @@
  * Machine memory ("slots"): two per capture (start, end; -1 when unset), then registers of the quantifiers,
  * groups and lookarounds. Every write is undone on backtracking (exec.ts keeps a trail).
  */
-import { atomTest, type CharTest, wordCharTest } from "./charset.ts"
+import { atomTest, type CharTest, StringsTest, wordCharTest } from "./charset.ts"
 import type { Node, Pattern } from "./parse.ts"
 
 export const Op = {
@@ -46,11 +46,14 @@ export const Op = {
   /** negative, slot */
   LookEnd: 16,
   Match: 17,
+  /** dir, strings, maxLength: a class of strings, longest match first */
+  Strings: 18,
 } as const
 
 export interface Program {
   readonly code: ReadonlyArray<number>
   readonly tests: ReadonlyArray<CharTest>
+  readonly strings: ReadonlyArray<StringsTest>
   readonly slots: number
   readonly captureCount: number
   readonly unicode: boolean
@@ -64,6 +67,7 @@ export interface Program {
 export const compile = (pattern: Pattern): Program => {
   const code: number[] = []
   const tests: CharTest[] = []
+  const strings: StringsTest[] = []
   let slots = 2 * (pattern.captureCount + 1)
   const register = (): number => slots++
   const testIndex = (t: CharTest): number => {
@@ -79,6 +83,9 @@ export const compile = (pattern: Pattern): Program => {
         return
       case "atom":
         if (node.atom.kind === "char") code.push(Op.Char, dir, node.atom.code)
+        else if (node.atom.kind === "strings") {
+          code.push(Op.Strings, dir, strings.push(new StringsTest(node.atom.source, node.atom.ignoreCase)) - 1, node.atom.maxLength)
+        }
         else code.push(Op.Test, dir, testIndex(atomTest(node.atom, unicode, unicodeSets)))
         return
       case "seq":
@@ -86,6 +93,11 @@ export const compile = (pattern: Pattern): Program => {
         else for (let k = node.items.length - 1; k >= 0; k--) emit(node.items[k]!, dir)
         return
       case "alt": {
+        const single = singleCharacter(node)
+        if (single !== undefined) {
+          code.push(Op.Test, dir, testIndex(single))
+          return
+        }
         const jumps: number[] = []
         node.alts.forEach((alt, k) => {
           const last = k === node.alts.length - 1
@@ -138,10 +150,10 @@ export const compile = (pattern: Pattern): Program => {
   const emitRepeat = (node: Extract<Node, { type: "repeat" }>, dir: 1 | -1): void => {
     if (node.max === 0) return
     const body = node.body
-    if (node.greedy && body.type === "atom") {
+    const single = node.greedy ? singleCharacter(body) : undefined
+    if (single !== undefined) {
       // One character per iteration: no captures to reset and no empty iteration, so the loop needs no counter.
-      const t = body.atom.kind === "char" ? charTest(body.atom.code) : atomTest(body.atom, unicode, unicodeSets)
-      code.push(Op.Star, dir, testIndex(t), node.min, node.max)
+      code.push(Op.Star, dir, testIndex(single), node.min, node.max)
       return
     }
     const counter = register()
@@ -154,6 +166,25 @@ export const compile = (pattern: Pattern): Program => {
     emit(body, dir)
     code.push(Op.RepeatEnd, counter, start, node.min, loop)
     code[loop + 5] = code.length
+  }
+
+  /**
+   * The test of a node that always matches exactly one character: an atom, or an alternation of such atoms
+   * (`(?:a|b)`), whose order cannot matter since every alternative ends at the same place.
+   */
+  const singleCharacter = (node: Node): CharTest | undefined => {
+    if (node.type === "atom") {
+      if (node.atom.kind === "strings") return undefined
+      return node.atom.kind === "char" ? charTest(node.atom.code) : atomTest(node.atom, unicode, unicodeSets)
+    }
+    if (node.type !== "alt") return undefined
+    const parts: CharTest[] = []
+    for (const alt of node.alts) {
+      const part = singleCharacter(alt)
+      if (part === undefined) return undefined
+      parts.push(part)
+    }
+    return (c) => parts.some((part) => part(c))
   }
 
   const charTests = new Map<number, CharTest>()
@@ -170,6 +201,7 @@ export const compile = (pattern: Pattern): Program => {
   return {
     code,
     tests,
+    strings,
     slots,
     captureCount: pattern.captureCount,
     unicode,
@@ -183,7 +215,7 @@ export const compile = (pattern: Pattern): Program => {
 const firstAtom = (node: Node): Extract<Node, { type: "atom" }> | undefined => {
   switch (node.type) {
     case "atom":
-      return node
+      return node.atom.kind === "strings" ? undefined : node
     case "seq":
       return node.items.length > 0 ? firstAtom(node.items[0]!) : undefined
     case "group":

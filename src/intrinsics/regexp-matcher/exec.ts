@@ -9,7 +9,7 @@
  * atomic, as the spec says), a negative one succeeds when backtracking reaches its barrier.
  */
 import { SandboxError } from "../../runtime/completion.ts"
-import { caseEquals } from "./charset.ts"
+import { caseEquals, type StringsTest } from "./charset.ts"
 import { Op, type Program } from "./compile.ts"
 
 export type Poll = (work: number) => void
@@ -23,12 +23,17 @@ const NEGATIVE = 2
 /** A greedy one-character loop that can still give characters back (forward or backward). */
 const STAR_FORWARD = 3
 const STAR_BACKWARD = 4
-/** kind, pc, position, trail length, aux (a Star entry's position after its minimum). */
+/** A class of strings that can still try shorter strings. */
+const STRINGS = 5
+/** kind, pc, position, trail length, aux (Star: the position after its minimum; Strings: the next length to try). */
 const ENTRY = 5
 
 /** V8 gives up on a match whose backtracking stack passes 64 MiB; ours stops at about the same size. */
 const MAX_STACK = 1 << 23
 const MAX_TRAIL = 1 << 22
+
+const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 
 const isLineTerminator = (c: number): boolean => c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029
 
@@ -70,7 +75,7 @@ const readChar = (S: string, pos: number, dir: number, unicode: boolean): number
 export class Machine {
   /** Captures (start, end per group; -1 when unset) and registers, as the last successful match left them. */
   readonly mem: Float64Array
-  private stack: Int32Array = new Int32Array(ENTRY * 64)
+  private stack: Int32Array = new Int32Array(256)
   private trailSlot = new Int32Array(256)
   private trailOld = new Float64Array(256)
   private budget = POLL_EVERY
@@ -131,6 +136,20 @@ export class Machine {
     stack[sp++] = this.tp
     stack[sp++] = aux
     this.sp = sp
+  }
+
+  /** The longest length ≤ most of a string of the class next to pos (after it, or before it for dir -1), or -1. */
+  private shorterString(S: string, pos: number, dir: number, strings: StringsTest, most: number): number {
+    const room = dir === 1 ? S.length - pos : pos
+    for (let length = Math.min(most, room); length >= 0; length--) {
+      this.charge(1)
+      const from = dir === 1 ? pos : pos - length
+      const to = dir === 1 ? pos + length : pos
+      // Never split a surrogate pair.
+      if (isLow(S.charCodeAt(dir === 1 ? to : from)) && isHigh(S.charCodeAt((dir === 1 ? to : from) - 1))) continue
+      if (strings.matches(S, from, to)) return length
+    }
+    return -1
   }
 
   /** Matches at exactly `start`: the end of the match, or -1. */
@@ -293,6 +312,16 @@ export class Machine {
         }
         case Op.Match:
           return pos
+        case Op.Strings: {
+          const dir = code[pc + 1]!
+          const strings = this.program.strings[code[pc + 2]!]!
+          const length = dir === 1 ? strings.longestAt(S, pos) : this.shorterString(S, pos, dir, strings, code[pc + 3]!)
+          if (length < 0) break
+          if (length > 0) this.push(STRINGS, pc, pos, length - 1)
+          pos += dir * length
+          pc += 4
+          continue
+        }
       }
       // Failure: resume at the most recent choice point.
       for (;;) {
@@ -313,6 +342,15 @@ export class Machine {
         if (kind === POSITIVE) continue
         pc = stack[sp + 1]!
         pos = stack[sp + 2]!
+        if (kind === STRINGS) {
+          const dir = code[pc + 1]!
+          const length = this.shorterString(S, pos, dir, this.program.strings[code[pc + 2]!]!, stack[sp + 4]!)
+          if (length < 0) continue
+          if (length > 0) this.push(STRINGS, pc, pos, length - 1)
+          pos += dir * length
+          pc += 4
+          break
+        }
         if (kind === STAR_FORWARD || kind === STAR_BACKWARD) {
           // Give back one character and keep the entry while characters above the minimum remain.
           readChar(S, pos, kind === STAR_FORWARD ? -1 : 1, unicode)

@@ -26,6 +26,11 @@ export type Atom =
   | { readonly kind: "builtin"; readonly letter: "d" | "D" | "s" | "S" | "w" | "W" }
   /** Anything else that matches one character: its source text, tested by V8 with these flags. */
   | { readonly kind: "host"; readonly source: string; readonly ignoreCase: boolean; readonly dotAll: boolean }
+  /**
+   * A `v`-flag class that can match strings (`\q{…}`, `\p{RGI_Emoji}`): the longest match first, then shorter ones
+   * on backtracking, each at most `maxLength` code units, tested by V8.
+   */
+  | { readonly kind: "strings"; readonly source: string; readonly ignoreCase: boolean; readonly maxLength: number }
 
 export type Node =
   | { readonly type: "empty" }
@@ -271,7 +276,7 @@ export const parsePattern = (source: string, flags: string): Pattern => {
       const end = source.indexOf("}", pos)
       pos = end + 1
       const text = source.slice(start, pos)
-      if (unicodeSets && STRING_PROPERTIES.test(text)) refuse(`the property of strings ${text}`)
+      if (unicodeSets && STRING_PROPERTIES.test(text)) return stringsAtom(text, flags)
       return hostAtom(text, flags)
     }
     const code = characterEscape(false)
@@ -285,6 +290,15 @@ export const parsePattern = (source: string, flags: string): Pattern => {
 
   const literal = (code: number, flags: LocalFlags): Atom =>
     flags.ignoreCase ? hostAtom(literalSource(code, unicode), flags) : { kind: "char", code }
+
+  /** Its longest string: the longest `\q{…}` alternative, or any emoji sequence (at most 15 code units today). */
+  const stringsAtom = (text: string, flags: LocalFlags): Atom => {
+    let maxLength = STRING_PROPERTIES.test(text) ? 32 : 2
+    for (const [, body] of text.matchAll(/\\q\{((?:\\.|[^}])*)\}/g)) {
+      for (const alt of body!.split("|")) maxLength = Math.max(maxLength, alt.length + 2)
+    }
+    return { kind: "strings", source: text, ignoreCase: flags.ignoreCase, maxLength }
+  }
 
   const hostAtom = (text: string, flags: LocalFlags): Atom => ({ kind: "host", source: text, ignoreCase: flags.ignoreCase, dotAll: flags.dotAll })
 
@@ -376,7 +390,6 @@ export const parsePattern = (source: string, flags: string): Pattern => {
     while (pos < source.length) {
       const c = source.charCodeAt(pos)
       if (c === 0x5c) {
-        if (unicodeSets && source.charCodeAt(pos + 1) === 0x71 /* q */) refuse("\\q{…} (a class of strings)")
         pos += 2
         continue
       }
@@ -385,7 +398,7 @@ export const parsePattern = (source: string, flags: string): Pattern => {
       else if (c === 0x5d && --depth === 0) break
     }
     const text = source.slice(start, pos)
-    if (unicodeSets && STRING_PROPERTIES.test(text)) refuse(`the property of strings in ${text}`)
+    if (unicodeSets && (STRING_PROPERTIES.test(text) || /\\q\{/.test(text))) return stringsAtom(text, flags)
     if (!flags.ignoreCase && !unicode && text === "[^]") return { kind: "dot", dotAll: true }
     return hostAtom(text, flags)
   }
