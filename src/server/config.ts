@@ -29,6 +29,11 @@
  * | `CODEMODE_MAX_RECOVERIES`     | 3                  | takeovers of a run after replica deaths before it fails  |
  * | `CODEMODE_DRAIN_MS`           | 8000               | on shutdown, how long a run's plain call may keep it from |
  * |                               |                    | being suspended before the run is failed                 |
+ * | `CODEMODE_WORKERS`            | available cores    | processes that run programs (isolation/pool.ts); 0 runs  |
+ * |                               |                    | them in the service's own thread (debugging only)        |
+ * | `CODEMODE_WORKER_HEAP_MB`     | 2048               | V8 heap limit of each of those processes                 |
+ * | `CODEMODE_WORKER_GRACE_MS`    | 5000               | how long past a run's deadline an unanswering process is |
+ * |                               |                    | given before it is killed (and a cancel before it is)    |
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -36,7 +41,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { hostname } from "node:os"
+import { availableParallelism, hostname } from "node:os"
 
 export interface ServerConfigShape {
   readonly port: number
@@ -59,6 +64,9 @@ export interface ServerConfigShape {
   readonly idleSuspendMs: number
   readonly maxRecoveries: number
   readonly drainMs: number
+  readonly workers: number
+  readonly workerHeapMb: number
+  readonly workerGraceMs: number
 }
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
@@ -95,6 +103,9 @@ export const config: Config.Config<ServerConfigShape> = Config.all({
   idleSuspendMs: nonNegative("CODEMODE_IDLE_SUSPEND_MS", 5_000),
   maxRecoveries: nonNegative("CODEMODE_MAX_RECOVERIES", 3),
   drainMs: nonNegative("CODEMODE_DRAIN_MS", 8_000),
+  workers: nonNegative("CODEMODE_WORKERS", availableParallelism()),
+  workerHeapMb: positive("CODEMODE_WORKER_HEAP_MB", 2048),
+  workerGraceMs: positive("CODEMODE_WORKER_GRACE_MS", 5_000),
 })
 
 export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("codemode/server/ServerConfig") {

@@ -137,7 +137,7 @@ export class Executor extends Context.Service<
   )
 }
 
-type Library = typeof import("../index.ts")
+export type Library = typeof import("../index.ts")
 
 /**
  * The library's tool tree for the service's bindings: flat keys (dots make the nesting), each namespace with a
@@ -180,7 +180,8 @@ const endedWithoutOutcome =
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
-const fromLibrary = (library: Library) => {
+/** The executor over a loaded library, in this thread (the isolation pool's processes host one each). */
+export const fromLibrary = (library: Library) => {
   const { CodeMode } = library
   const refused = (e: CodeMode.SuspendError) => new SuspendRefused({ reason: "Blocked", detail: e.message, calls: e.calls })
 

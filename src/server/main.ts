@@ -15,6 +15,7 @@ import { createServer } from "node:http"
 import type { Duplex } from "node:stream"
 import { ServerConfig } from "./config.ts"
 import { Executor } from "./executor.ts"
+import * as Isolation from "./isolation/pool.ts"
 import { ApiKeys } from "./keys.ts"
 import { routes } from "./http.ts"
 import { Metrics } from "./metrics.ts"
@@ -27,7 +28,7 @@ import * as PostgresStore from "./store/postgres/layer.ts"
 import { Webhooks } from "./webhooks.ts"
 
 export interface ServerOptions {
-  /** The interpreter behind the service; the codemode VM by default (tests may pass a scripted one). */
+  /** The interpreter behind the service; the codemode VM in a pool of processes by default (tests may pass a scripted one). */
   readonly executor?: Layer.Layer<Executor> | undefined
   /** How replicas hear about each other; by default LISTEN/NOTIFY on a Postgres server, in-process on PGlite. */
   readonly notifications?: Layer.Layer<Notifications, never, PgClient.PgClient | DatabaseKind> | undefined
@@ -42,7 +43,7 @@ export const services = (options: ServerOptions = {}) =>
         ApiKeys.layer,
         Webhooks.layer,
         options.notifications ?? Notifications.layer,
-        options.executor ?? Executor.layer,
+        options.executor ?? Isolation.layer,
       ).pipe(Layer.provideMerge(Layer.merge(Metrics.layer, PostgresStore.layer))),
     ),
   )

@@ -1,0 +1,117 @@
+/**
+ * A process of the isolation pool (pool.ts): it hosts the codemode VM for the runs the service gives it, and asks
+ * the service to perform their tool calls, which happen in the service (webhooks, the journal, Postgres). Nothing
+ * here is trusted to stay alive: when a program exhausts this process's heap, V8 aborts it, and the service fails
+ * or retries the runs it hosted.
+ */
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import { fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
+import type { CallOp, ToChild, ToolSpec, ToParent } from "./protocol.ts"
+
+const send = (message: ToParent): void => {
+  // The service has gone (it closed the channel): this process has nothing left to do.
+  if (process.connected) process.send!(message, undefined, undefined, (error: Error | null) => void (error !== null && process.exit(0)))
+}
+
+// The service closed the channel (it stopped, or was killed): nothing here may outlive it. Listening before the
+// library loads (seconds) catches a service that dies meanwhile.
+process.on("disconnect", () => process.exit(0))
+
+const executor = fromLibrary(await import("../../index.ts"))
+if (!process.connected) process.exit(0)
+
+let nextCall = 0
+const pendingCalls = new Map<number, (effect: Effect.Effect<unknown, Error>) => void>()
+
+/** A call performed by the service; interrupting it here interrupts it there. */
+const remote = (runId: string, path: string, op: CallOp, input: unknown, key: string): Effect.Effect<unknown, Error> =>
+  Effect.callback<unknown, Error>((resume) => {
+    const id = ++nextCall
+    pendingCalls.set(id, resume)
+    send({ type: "call", runId, id, path, op, input, key })
+    return Effect.sync(() => {
+      if (pendingCalls.delete(id)) send({ type: "abort", id })
+    })
+  })
+
+const bindings = (runId: string, tools: ReadonlyArray<ToolSpec>): Array<ToolBinding> =>
+  tools.map((t): ToolBinding => {
+    const shape = { path: t.path, description: t.description, input: t.input, output: t.output }
+    return t.mode === "durable"
+      ? {
+          ...shape,
+          mode: "durable",
+          start: (input, { key }) => remote(runId, t.path, "start", input, key),
+          wait: ({ key }) => remote(runId, t.path, "wait", undefined, key),
+          cancel: ({ key }) => Effect.ignore(remote(runId, t.path, "cancel", undefined, key)),
+        }
+      : { ...shape, mode: t.mode, call: (input, { key }) => remote(runId, t.path, "call", input, key) }
+  })
+
+interface Hosted {
+  program: Program | undefined
+  fiber: Fiber.Fiber<void> | undefined
+}
+const runs = new Map<string, Hosted>()
+
+const failed = (message: string): Outcome => ({ ok: false, error: { kind: "ExecutionFailure", message }, toolCalls: [] })
+
+const host = (runId: string, make: Effect.Effect<Program, { readonly message: string }>): void => {
+  const hosted: Hosted = { program: undefined, fiber: undefined }
+  runs.set(runId, hosted)
+  hosted.fiber = Effect.runFork(
+    make.pipe(
+      Effect.flatMap((program) => ((hosted.program = program), program.run)),
+      Effect.catch((e) => Effect.succeed(failed(e.message))),
+      Effect.flatMap((outcome) => Effect.sync(() => send({ type: "outcome", runId, outcome }))),
+      Effect.ensuring(Effect.sync(() => runs.delete(runId))),
+    ),
+  )
+}
+
+const answer = (request: number, runId: string, op: "suspend" | "checkpoint"): void => {
+  const program = runs.get(runId)?.program
+  if (program === undefined) return send({ type: "answer", request, ok: true, state: undefined })
+  const effect: Effect.Effect<Uint8Array | undefined, SuspendRefused> =
+    op === "suspend" ? Effect.as(program.suspend, undefined) : program.checkpoint
+  Effect.runFork(
+    Effect.match(effect, {
+      onSuccess: (state) => send({ type: "answer", request, ok: true, state }),
+      onFailure: (e) => send({ type: "answer", request, ok: false, refusal: { reason: e.reason, detail: e.detail, calls: e.calls } }),
+    }),
+  )
+}
+
+process.on("message", (message: ToChild) => {
+  switch (message.type) {
+    case "ping":
+      return send({ type: "pong", seq: message.seq })
+    case "start": {
+      const { runId, code, limits, tools, namespaces } = message
+      const onLog = message.log ? (line: string) => send({ type: "log", runId, line }) : undefined
+      return host(runId, executor.program({ runId, code, limits, tools: bindings(runId, tools), namespaces, onLog }))
+    }
+    case "resume": {
+      const { runId, state, replay, tools, namespaces } = message
+      const onLog = message.log ? (line: string) => send({ type: "log", runId, line }) : undefined
+      return host(runId, executor.resume({ runId, state, replay, tools: bindings(runId, tools), namespaces, onLog }))
+    }
+    case "reply": {
+      const resume = pendingCalls.get(message.id)
+      pendingCalls.delete(message.id)
+      return resume?.(message.ok ? Effect.succeed(message.value) : Effect.fail(new Error(message.message)))
+    }
+    case "suspend":
+    case "checkpoint":
+      return answer(message.request, message.runId, message.type)
+    case "cancel": {
+      const fiber = runs.get(message.runId)?.fiber
+      const runId = message.runId
+      if (fiber === undefined) return send({ type: "ended", runId })
+      Effect.runFork(Fiber.interrupt(fiber).pipe(Effect.andThen(Effect.sync(() => send({ type: "ended", runId })))))
+      return
+    }
+  }
+})
+send({ type: "ready" })

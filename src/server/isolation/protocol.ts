@@ -1,0 +1,58 @@
+/**
+ * The messages between the service and the processes that run its programs (pool.ts, child.ts). They travel over
+ * Node's IPC channel with `serialization: "advanced"` (the structured clone algorithm), so a run's saved state
+ * crosses as the bytes it already is and nothing here needs its own encoding.
+ */
+import type { BlockingCall, Limits, Result } from "../api.ts"
+import type { NamespaceBinding, ToolShape } from "../executor.ts"
+
+/** A tool as the child sees it: its shape and how it is called; the call itself happens in the service. */
+export interface ToolSpec extends ToolShape {
+  readonly mode: "plain" | "idempotent" | "durable"
+}
+
+interface RunSetup {
+  readonly runId: string
+  readonly tools: ReadonlyArray<ToolSpec>
+  readonly namespaces: ReadonlyArray<NamespaceBinding>
+  /** Whether the service wants each logged line as it is logged. */
+  readonly log: boolean
+}
+
+/** The operations of a tool binding (executor.ts `ToolBinding`) the child asks the service to perform. */
+export type CallOp = "call" | "start" | "wait" | "cancel"
+
+export type ToChild =
+  | ({ readonly type: "start"; readonly code: string; readonly limits: Limits } & RunSetup)
+  | ({
+      readonly type: "resume"
+      readonly state: Uint8Array
+      readonly replay: { readonly code: string; readonly limits: Limits } | undefined
+    } & RunSetup)
+  | { readonly type: "reply"; readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly type: "reply"; readonly id: number; readonly ok: false; readonly message: string }
+  | { readonly type: "suspend" | "checkpoint"; readonly runId: string; readonly request: number }
+  | { readonly type: "cancel"; readonly runId: string }
+  | { readonly type: "ping"; readonly seq: number }
+
+export type Refusal = { readonly reason: "NotSuspendable" | "Blocked"; readonly detail: string; readonly calls: ReadonlyArray<BlockingCall> }
+
+export type ToParent =
+  | { readonly type: "ready" }
+  | {
+      readonly type: "call"
+      readonly runId: string
+      readonly id: number
+      readonly path: string
+      readonly op: CallOp
+      readonly input: unknown
+      readonly key: string
+    }
+  | { readonly type: "abort"; readonly id: number }
+  | { readonly type: "log"; readonly runId: string; readonly line: string }
+  | { readonly type: "outcome"; readonly runId: string; readonly outcome: Result | { readonly ok: "suspended"; readonly state: Uint8Array } }
+  /** The run was cancelled and has stopped (no outcome follows). */
+  | { readonly type: "ended"; readonly runId: string }
+  | { readonly type: "answer"; readonly request: number; readonly ok: true; readonly state: Uint8Array | undefined }
+  | { readonly type: "answer"; readonly request: number; readonly ok: false; readonly refusal: Refusal }
+  | { readonly type: "pong"; readonly seq: number }
