@@ -9,9 +9,10 @@
  * and resume saved states. In round-trip mode (CODEMODE_ROUNDTRIP=1, a test mode: see roundtrip.ts) the default
  * engine is the VM, and every VM run is saved and restored at every host call and every few steps.
  */
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { newRealm } from "./realm-template.ts"
-import { checkProgram } from "../language/index.ts"
+import { checkCached } from "./program-cache.ts"
 import { Interpreter } from "../interpreter/index.ts"
 import { buildCatalog, type CatalogEntry } from "./catalog.ts"
 import type { Value } from "../runtime/value.ts"
@@ -194,7 +195,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
     Effect.suspend(() => {
       const values = checkBindings(bindings)
       return Clock.clockWith((clock) => {
-        const checked = checkProgram(code)
+        const checked = checkCached(code)
         if (!checked.ok) {
           const d = checked.diagnostic
           return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))

@@ -14,7 +14,9 @@
  *
  * An outcome is host data; the run loop turns it into sandbox values when it delivers it.
  */
-import { Cause, Effect, Exit } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import { DataError, hostToData, type DataValue } from "./data.ts"
 import { failure, toolFailure, type HostFailure } from "./host-failure.ts"
 import type { Hooks, ToolHookCall, ToolHookOutcome } from "./hooks.ts"

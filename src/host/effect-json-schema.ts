@@ -9,7 +9,9 @@
  * representation ids (`effect/schema/isMinLength`...); an unknown check is simply not shown, which is safe because
  * the schema itself still validates.
  */
-import { SchemaAST, SchemaRepresentation, type Schema } from "effect"
+import * as SchemaAST from "effect/SchemaAST"
+import * as SchemaRepresentation from "effect/SchemaRepresentation"
+import type * as Schema from "effect/Schema"
 import type { JsonSchema } from "./json-schema.ts"
 
 type Rep = SchemaRepresentation.Representation

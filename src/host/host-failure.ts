@@ -12,7 +12,7 @@
  * - anything else the host did (a failure of another type, a defect, invalid output): only "<tool> failed" or
  *   "<tool> returned an invalid output"; the cause goes to the diagnostic alone.
  */
-import { Cause } from "effect"
+import * as Cause from "effect/Cause"
 import { CreateErrorObject } from "../runtime/errors.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"

@@ -4,7 +4,7 @@
  * one shape: a rejected Promise becomes a failure with the rejection reason (so a `ToolError` thrown in an async
  * function is still a refusal), and so does a synchronous throw inside `callHost`. Defects stay defects.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 export const fromReturned = (x: unknown): Effect.Effect<unknown, unknown, unknown> => {
   if (Effect.isEffect(x)) return x

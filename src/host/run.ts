@@ -10,7 +10,12 @@
  * result until it stopped); the loop interrupts them itself on every way out, interruption of the run included.
  * A call that interrupts itself interrupts the run: interruption propagates without becoming a diagnostic.
  */
-import { Clock, Context, Effect, Fiber, Option, Queue } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import { Termination } from "../runtime/completion.ts"
 import type { EngineStatus } from "../runtime/engine.ts"
 import { NativeFunction } from "../runtime/function-object.ts"

@@ -20,7 +20,11 @@
  * a suspended VM run saves them only through their extension's `snapshot` hooks (vm-session.ts); one it could not
  * keep leaves its functions throwing a TypeError after the resume.
  */
-import { Cause, Context, Effect, Exit, Fiber } from "effect"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import { ThrowCompletion } from "../runtime/completion.ts"
 import { CreateErrorObject, ErrorObject } from "../runtime/errors.ts"
 import { NativeFunction, type NativeImpl } from "../runtime/function-object.ts"

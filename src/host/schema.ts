@@ -8,11 +8,12 @@
  *
  * Input is described on its encoded side (what the program passes, before decoding); output on its decoded side
  * (what the program receives). Zod 4 renders with its own `toJSONSchema`; Zod 3 with zod-to-json-schema, which
- * silently returns an empty schema for Zod 4 input (stack-notes §11), hence the explicit split.
+ * silently returns an empty schema for Zod 4 input (stack-notes §11), hence the explicit split. Both are loaded
+ * when the first Zod schema arrives: a host without Zod schemas never pays for them.
  */
-import { Effect, Schema } from "effect"
-import { toJSONSchema as zod4ToJsonSchema } from "zod/v4/core"
-import { zodToJsonSchema as zod3ToJsonSchema } from "zod-to-json-schema"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { createRequire } from "node:module"
 import { effectToJsonSchema, type Side } from "./effect-json-schema.ts"
 import { documentRoot, isJsonSchemaObject, type JsonSchema } from "./json-schema.ts"
 
@@ -73,6 +74,12 @@ interface ZodIssue {
   readonly message: string
 }
 
+const require = createRequire(import.meta.url)
+let zod4: typeof import("zod/v4/core") | undefined
+let zod3: typeof import("zod-to-json-schema") | undefined
+const zod4Core = () => (zod4 ??= require("zod/v4/core") as typeof import("zod/v4/core"))
+const zod3Converter = () => (zod3 ??= require("zod-to-json-schema") as typeof import("zod-to-json-schema"))
+
 const classify = (s: unknown, role: string): Kind => {
   if (Schema.isSchema(s)) return { kind: "effect", schema: s }
   if (isJsonSchemaObject(s)) {
@@ -104,12 +111,12 @@ export const prepareSchema = (s: unknown, side: Side, role: string): PreparedSch
     }
     case "zod4":
       return {
-        jsonSchema: zod4ToJsonSchema(k.schema as never, { io: side === "encoded" ? "input" : "output", unrepresentable: "any" }) as JsonSchema,
+        jsonSchema: zod4Core().toJSONSchema(k.schema as never, { io: side === "encoded" ? "input" : "output", unrepresentable: "any" }) as JsonSchema,
         decode: zodDecode(k.schema as unknown as ZodParse),
       }
     case "zod3":
       return {
-        jsonSchema: zod3ToJsonSchema(k.schema as never, { effectStrategy: side === "encoded" ? "input" : "any" }) as JsonSchema,
+        jsonSchema: zod3Converter().zodToJsonSchema(k.schema as never, { effectStrategy: side === "encoded" ? "input" : "any" }) as JsonSchema,
         decode: zodDecode(k.schema),
       }
     case "json":

@@ -6,7 +6,7 @@
  * real message and cause. So a tool author decides explicitly what a model may read, and host internals — stack
  * traces, connection strings, SQL — never leak by accident.
  */
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 /**
  * A deliberate refusal whose message the program may see.

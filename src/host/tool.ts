@@ -8,7 +8,7 @@
  * "Idempotent and durable tools"). On this engine-agnostic path an idempotent tool is run as is, and a durable one
  * runs `start` then `wait`, with `cancel` run when the run is interrupted or ends while it waits.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { callHost } from "./returned.ts"
 import { prepareSchema, type DecodingServices, type Decoded, type Encoded, type PreparedSchema, type ToolSchema } from "./schema.ts"
 

@@ -14,7 +14,8 @@
  * `before` runs once per execution of a call: again when an idempotent call is re-run after a resume, not when a
  * durable call reconnects through `wait` (it already passed). `after` runs once, when the call really ends.
  */
-import { Effect, Queue } from "effect"
+import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
 import { DataError, hostToData, toData, type DataValue } from "./data.ts"
 import { dispatchTool, type CallOutcome, type DispatchOptions } from "./dispatch.ts"
 import { failure } from "./host-failure.ts"

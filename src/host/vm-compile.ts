@@ -7,7 +7,16 @@ import { compileProgram } from "../compiler/functions.ts"
 import { NestingTooDeep } from "../language/scope.ts"
 import type { VmCode, VmProgram } from "../vm/index.ts"
 
+/** Compilations of the checked programs still alive (program-cache.ts keeps the recent ones), each made once. */
+const compiled = new WeakMap<VmProgram, VmCode>()
+
 export const compileForVm = (program: VmProgram): VmCode => {
+  let code = compiled.get(program)
+  if (code === undefined) compiled.set(program, (code = compile(program)))
+  return code
+}
+
+const compile = (program: VmProgram): VmCode => {
   try {
     return compileProgram(program)
   } catch (e) {

@@ -14,8 +14,12 @@
  * - `run()` of a resumed program fails with `SnapshotError` when its state is malformed, from another build, or
  *   needs extensions this runtime lacks.
  */
-import { Clock, Deferred, Effect, Exit, Queue } from "effect"
-import { checkProgram } from "../language/index.ts"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Queue from "effect/Queue"
+import { checkCached } from "./program-cache.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { fromBytes } from "../snapshot/format.ts"
 import { checkBindings, type Bindings } from "./bindings.ts"
@@ -135,7 +139,7 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
     const runId = options?.runId ?? crypto.randomUUID()
     if (typeof runId !== "string" || runId === "") throw new TypeError("runId must be a non-empty string")
     return new ProgramImpl(ctx, (now) => {
-      const checked = checkProgram(code)
+      const checked = checkCached(code)
       if (!checked.ok) {
         const d = checked.diagnostic
         return fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts)

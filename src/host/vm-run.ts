@@ -14,7 +14,14 @@
  * - Round-trip mode (CODEMODE_ROUNDTRIP=1): at every new host call and every few steps, the session is saved to
  *   bytes and restored into a fresh realm, and the run continues there, its calls' fibers living on.
  */
-import { Clock, Context, Deferred, Effect, Exit, Fiber, Option, Queue } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import { Termination } from "../runtime/completion.ts"
 import type { PromiseObject } from "../runtime/promise.ts"
 import { SnapshotError } from "../snapshot/errors.ts"

@@ -6,9 +6,9 @@
  * (snapshot/realm-names.ts). A session is mutable: in round-trip mode the loop swaps its realm, Vm and ledger for
  * the restored ones at every save point while the calls' fibers live on.
  */
-import type { Fiber } from "effect"
+import type * as Fiber from "effect/Fiber"
 import { newRealm } from "./realm-template.ts"
-import { checkProgram } from "../language/index.ts"
+import { checkCached } from "./program-cache.ts"
 import type { HostCallRequest, Realm } from "../runtime/realm.ts"
 import { buildId } from "../snapshot/build-id.ts"
 import type { RestoreContext } from "../snapshot/context.ts"
@@ -266,7 +266,7 @@ export const restoreSession = (
   } catch (e) {
     throw new SnapshotError(`the snapshot's limits are invalid: ${e instanceof Error ? e.message : String(e)}`)
   }
-  const checked = checkProgram(saved.source)
+  const checked = checkCached(saved.source)
   if (!checked.ok) throw new SnapshotError(`the snapshot's program does not compile: ${checked.diagnostic.message}`)
   let compiled
   try {

@@ -7,7 +7,7 @@
  * What the program may read is chosen here: a ToolError names the operation by its method and path template and
  * never by its URL, whose query may carry an API key; transport failures are described by their kind alone.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"

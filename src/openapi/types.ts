@@ -26,7 +26,7 @@
  * Operations with safe methods (GET, HEAD, OPTIONS, TRACE) are `Tool.idempotent`: a VM run may be suspended while
  * one is in flight, and resends it on resume.
  */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type * as HttpClient from "effect/http/HttpClient"
 import type { Tool } from "../host/tool.ts"
 
