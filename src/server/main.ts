@@ -97,9 +97,13 @@ export const announce = Layer.effectDiscard(
   Effect.gen(function* () {
     const { address } = yield* HttpServer.HttpServer
     const config = yield* ServerConfig
-    const host = config.host === "0.0.0.0" || config.host === "::" ? "127.0.0.1" : config.host
-    const url = "port" in address ? `http://${host}:${address.port}` : address.path
-    yield* Effect.sync(() => console.log(`codemode listening on ${url} (replica ${config.replicaId})`))
+    // The address really bound: the configured host (a wildcard stays one, with how to reach it from this
+    // machine) and the port the socket got (PORT=0 picks one).
+    if (!("port" in address)) return yield* Effect.sync(() => console.log(`codemode listening on ${address.path}`))
+    const host = config.host.includes(":") ? `[${config.host}]` : config.host
+    const wildcard = config.host === "0.0.0.0" || config.host === "::"
+    const local = wildcard ? `, http://127.0.0.1:${address.port} from this machine` : ""
+    yield* Effect.sync(() => console.log(`codemode listening on http://${host}:${address.port} (replica ${config.replicaId}${local})`))
   }),
 )
 

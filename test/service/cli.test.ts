@@ -1,16 +1,25 @@
-/** The `codemode` command, run as a process on the project's Node. */
+/**
+ * The `codemode` command, run as a process on the project's Node against a live server: output, one-line errors
+ * on stderr, and the exit codes (0 succeeded, 1 failed run, 2 usage, 3 suspended, 4 service unreachable/refused).
+ */
 import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { latestMigration, migrationFiles } from "../../src/server/store/postgres/database.ts"
 import { yaml } from "../../src/server/openapi.ts"
-import { createDatabase, ROOT, sqlOn, startReplica, type Replica } from "./helpers.ts"
+import { createDatabase, eventually, request, ROOT, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 const exec = promisify(execFile)
 
 const codemode = async (args: Array<string>, env: Record<string, string> = {}) => {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ["src/cli/main.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    const { stdout, stderr } = await exec(process.execPath, ["src/cli/main.ts", ...args], {
+      cwd: ROOT,
+      env: { ...process.env, CODEMODE_URL: "", CODEMODE_API_KEY: "", ...env },
+    })
     return { code: 0, stdout, stderr }
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string }
@@ -18,18 +27,52 @@ const codemode = async (args: Array<string>, env: Record<string, string> = {}) =
   }
 }
 
+/** One line on stderr, no stack, no byte dumps. */
+const oneLine = (stderr: string) => {
+  const lines = stderr.trim().split("\n")
+  expect(lines).toHaveLength(1)
+  expect(stderr).not.toMatch(/\n\s+at |Uint8Array|HttpClientError/)
+  return lines[0]!
+}
+
 let db: Awaited<ReturnType<typeof createDatabase>>
 let server: Replica
+let receiver: Awaited<ReturnType<typeof startReceiver>>
+let dir: string
+let slowCalls = 0
 beforeAll(async () => {
   db = await createDatabase()
-  server = await startReplica({ databaseUrl: db.url })
+  server = await startReplica({ databaseUrl: db.url, env: { CODEMODE_IDLE_SUSPEND_MS: "300" } })
+  receiver = await startReceiver((call) => {
+    if (call.json.type === "start") return { json: { data: { job: 1 } } }
+    if (call.json.type !== "call") return { json: {} }
+    // orders.slow answers late the first time (long enough to be suspended), at once after.
+    if (call.json.path === "orders.slow") return ++slowCalls === 1 ? { json: { output: 1 }, delayMs: 3000 } : { json: { output: 2 } }
+    return { json: { output: (call.json.input as { n: number }).n * 2 } }
+  })
+  dir = mkdtempSync(join(tmpdir(), "codemode-cli-"))
+  const tool = (mode: string) => ({
+    description: `a ${mode} tool`,
+    input: { type: "object", properties: { n: { type: "number" } } },
+    output: { type: "number" },
+    url: receiver.url,
+    mode,
+  })
+  writeFileSync(join(dir, "double.json"), JSON.stringify(tool("plain")))
+  writeFileSync(join(dir, "build.json"), JSON.stringify(tool("durable")))
+  writeFileSync(join(dir, "slow.json"), JSON.stringify(tool("idempotent")))
+  writeFileSync(join(dir, "durable.js"), "const n = await tools.jobs.build({ n: 1 }); return n + 1")
+  writeFileSync(join(dir, "ok.js"), "return 6 * 7")
+  writeFileSync(join(dir, "throws.js"), "throw new Error('no')")
 })
 afterAll(async () => {
   await server?.close()
+  await receiver?.close()
   await db?.drop()
+  if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-describe("codemode", () => {
+describe("codemode, locally", () => {
   it("runs a program locally against a tools file", async () => {
     const r = await codemode(["run", "test/service/fixtures/double.js", "--tools", "test/service/fixtures/tools.ts"])
     expect(r.code).toBe(0)
@@ -42,19 +85,13 @@ describe("codemode", () => {
     expect(JSON.parse(r.stdout).ok).toBe(false)
   })
 
-  it("runs a program on a server with --url", async () => {
-    const r = await codemode(["run", "test/service/fixtures/double.js", "--url", server.url])
-    expect(r.code).toBe(1) // no tools registered there: the run fails, and says why
-    const run = JSON.parse(r.stdout)
-    expect(run.status).toBe("failed")
-    expect(run.result.ok).toBe(false)
-  })
-
-  it("applies migrations with migrate", async () => {
+  it("applies migrations with migrate, naming the database", async () => {
     const fresh = await createDatabase()
     try {
       const first = await codemode(["migrate"], { DATABASE_URL: fresh.url })
       expect(first.code).toBe(0)
+      expect(first.stderr).toContain(`/${fresh.name}`)
+      expect(first.stderr).not.toContain(":postgres@") // never the password
       const files = migrationFiles()
       expect(first.stdout).toBe(files.map(([id, name]) => `applied ${String(id).padStart(4, "0")}_${name}\n`).join(""))
       expect((await codemode(["migrate"], { DATABASE_URL: fresh.url })).stdout).toBe(
@@ -66,11 +103,142 @@ describe("codemode", () => {
     }
   })
 
-  it("prints the OpenAPI document, and usage for anything else", async () => {
+  it("prints the OpenAPI document and help", async () => {
     expect((await codemode(["openapi"])).stdout).toBe(yaml())
-    const bad = await codemode(["frobnicate"])
+    const help = await codemode(["runs", "events", "--help"])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain("--follow")
+  })
+
+  it("says what is wrong with a command line in one line and exits 2", async () => {
+    for (const args of [["frobnicate"], ["runs", "get"], ["run", join(ROOT, "no-such-file.js")], ["runs", "list", "--limit", "x"]]) {
+      const r = await codemode(args)
+      expect(r.code, args.join(" ")).toBe(2)
+      expect(r.stdout).toBe("")
+    }
+    const missing = await codemode(["run", "no-such-file.js"])
+    expect(oneLine(missing.stderr)).toBe("codemode: cannot read no-such-file.js: no such file")
+    expect((await codemode([])).code).toBe(2)
+  })
+
+  it("keys: refuses to guess a database, then creates, lists and revokes on the one named", async () => {
+    const none = await codemode(["keys", "list"], { DATABASE_URL: "" })
+    expect(none.code).toBe(2)
+    expect(oneLine(none.stderr)).toContain("--embedded")
+    const fresh = await createDatabase()
+    try {
+      const env = { DATABASE_URL: fresh.url }
+      const made = await codemode(["keys", "create", "--tenant", "acme", "--json"], env)
+      expect(made.code).toBe(0)
+      expect(made.stderr).toContain(`/${fresh.name}`)
+      const key = JSON.parse(made.stdout) as { id: string; tenant: string; key: string }
+      expect(key.tenant).toBe("acme")
+      const list = await codemode(["keys", "list"], env)
+      expect(list.stdout).toMatch(new RegExp(`^${key.id}\\tacme\\t-\\t.*\\tvalid$`, "m"))
+      expect(list.stdout).not.toContain(key.key)
+      expect((await codemode(["keys", "revoke", key.id], env)).code).toBe(0)
+      const again = await codemode(["keys", "revoke", key.id], env)
+      expect(again.code).toBe(2)
+      expect(again.stdout).toBe("")
+      expect(again.stderr).toBe(`codemode keys: database postgres://postgres@${new URL(fresh.url).host}/${fresh.name}\ncodemode: no valid key with id ${key.id}\n`)
+    } finally {
+      await fresh.drop()
+    }
+  })
+})
+
+describe("codemode, against a service", () => {
+  const remote = (args: Array<string>) => codemode(args, { CODEMODE_URL: server.url })
+
+  it("exits 4 with one line when the service cannot be reached", async () => {
+    const r = await codemode(["runs", "list", "--url", "http://127.0.0.1:9"])
+    expect(r.code).toBe(4)
+    expect(oneLine(r.stderr)).toMatch(/^codemode: cannot reach GET http:\/\/127\.0\.0\.1:9\/v1\/runs/)
+  })
+
+  it("runs a program with --url: 0 succeeded, 1 failed", async () => {
+    const ok = await codemode(["run", join(dir, "ok.js"), "--url", server.url, "--json"])
+    expect(ok.code).toBe(0)
+    expect(JSON.parse(ok.stdout)).toMatchObject({ status: "succeeded", result: { ok: true, value: 42 } })
+    const failed = await codemode(["run", join(dir, "throws.js"), "--url", server.url])
+    expect(failed.code).toBe(1)
+    expect(failed.stdout).toMatch(/\tfailed\nExecutionFailure: Error: no at 1:7\n$/)
+  })
+
+  it("manages tools: put, list, get, delete; a missing one exits 4", async () => {
+    const put = await remote(["tools", "put", "math.double", "--file", join(dir, "double.json"), "--json"])
+    expect(put.code).toBe(0)
+    expect(JSON.parse(put.stdout)).toMatchObject({ path: "math.double", secret: expect.stringMatching(/^whsec_/) })
+    expect((await remote(["tools", "list"])).stdout).toContain("math.double\tplain\ta plain tool")
+    const get = await remote(["tools", "get", "math.double"])
+    expect(get.code).toBe(0)
+    expect(get.stdout).toContain("math.double")
+    expect(get.stdout).toMatch(/double\(/)
+    expect((await remote(["tools", "delete", "math.double"])).code).toBe(0)
+    const gone = await remote(["tools", "get", "math.double"])
+    expect(gone.code).toBe(4)
+    expect(oneLine(gone.stderr)).toBe("codemode: no tool math.double")
+    const bad = await remote(["tools", "put", "x", "--file", join(dir, "nope.json")])
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain("unknown command frobnicate")
-    expect((await codemode(["help"])).stdout).toContain("usage: codemode")
+  })
+
+  it("a run waiting on a durable call exits 3; events, calls complete and runs wait finish it", async () => {
+    expect((await remote(["tools", "put", "jobs.build", "--file", join(dir, "build.json")])).code).toBe(0)
+    const r = await remote(["run", join(dir, "durable.js"), "--url", server.url, "--id", "cli-durable"])
+    expect(r.stderr).toBe("")
+    expect(r.code).toBe(3)
+    expect(r.stdout).toMatch(/^cli-durable\tsuspended\npending call jobs\.build \S+ \(started\)/)
+    expect((await remote(["runs", "get", "cli-durable"])).code).toBe(3)
+    const events = await remote(["runs", "events", "cli-durable", "--json"])
+    expect(events.code).toBe(0)
+    const types = events.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { event: string }).event)
+    expect(types.slice(0, 2)).toStrictEqual(["run.created", "call.started"])
+    expect(types).toContain("run.suspended")
+
+    const key = receiver.calls.find((c) => c.json.type === "start")!.json.key
+    const following = remote(["runs", "events", "cli-durable", "--follow"])
+    const done = await remote(["calls", "complete", key, "--output", "41"])
+    expect(done.code).toBe(0)
+    expect(done.stdout).toBe(`${key}\tok\n`)
+    const waited = await remote(["runs", "wait", "cli-durable", "--json"])
+    expect(waited.code).toBe(0)
+    expect(JSON.parse(waited.stdout)).toMatchObject({ status: "succeeded", result: { value: 42 } })
+    const followed = await following
+    expect(followed.code).toBe(0)
+    expect(followed.stdout.trim().split("\n").at(-1)).toMatch(/\trun\.succeeded\t/)
+    const again = await remote(["calls", "heartbeat", key])
+    expect(again.stdout).toBe(`${key}\tsettled\n`)
+  })
+
+  it("suspends, resumes and cancels runs; list shows them", async () => {
+    expect((await remote(["tools", "put", "orders.slow", "--file", join(dir, "slow.json")])).code).toBe(0)
+    expect((await remote(["tools", "put", "jobs.build", "--file", join(dir, "build.json")])).code).toBe(0)
+    const code = "return await tools.orders.slow({ n: 1 })"
+    expect((await request(server.url, "POST", "/v1/runs", { id: "cli-slow", code, wait: false })).status).toBe(202)
+    await eventually(async () => (receiver.calls.some((c) => c.json.path === "orders.slow") ? true : undefined))
+    const suspended = await remote(["runs", "suspend", "cli-slow"])
+    expect(suspended.code).toBe(0)
+    expect(suspended.stdout).toMatch(/^cli-slow\tsuspended/)
+    expect((await remote(["runs", "get", "cli-slow"])).code).toBe(3)
+    const resumed = await remote(["runs", "resume", "cli-slow", "--json"])
+    expect(resumed.code).toBe(0)
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "succeeded", result: { value: 2 } })
+    expect((await remote(["runs", "resume", "cli-slow"])).code).toBe(4) // not suspended: 409
+
+    const r = await remote(["run", join(dir, "durable.js"), "--url", server.url, "--id", "cli-cancel"])
+    expect(r.code).toBe(3)
+    expect((await remote(["runs", "cancel", "cli-cancel"])).code).toBe(0)
+    const cancelled = await remote(["runs", "get", "cli-cancel"])
+    expect(cancelled.code).toBe(1)
+    expect(cancelled.stdout).toMatch(/^cli-cancel\tcancelled/)
+
+    const list = await remote(["runs", "list", "--status", "succeeded", "--json"])
+    expect(list.code).toBe(0)
+    const ids = (JSON.parse(list.stdout) as { runs: Array<{ id: string }> }).runs.map((x) => x.id)
+    expect(ids).toContain("cli-slow")
+    expect(ids).not.toContain("cli-cancel")
+    const missing = await remote(["runs", "get", "no-such-run"])
+    expect(missing.code).toBe(4)
+    expect(oneLine(missing.stderr)).toBe("codemode: No run with id no-such-run (404 RunNotFound)")
   })
 })

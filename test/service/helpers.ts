@@ -263,14 +263,14 @@ export const eventually = async <A>(f: () => Promise<A | undefined>, timeoutMs =
 
 /** Runs effects against a server through the typed client (so every route test also tests `src/client`). */
 export const clientFor = (baseUrl: string, apiKey?: string) => {
-  const run = <A, E>(f: (client: Client.Client) => Effect.Effect<A, E>) =>
+  const run = <A, E>(f: (client: Client.ApiClient) => Effect.Effect<A, E>) =>
     Effect.runPromise(
       Effect.gen(function* () {
         return yield* f(yield* Client.make({ baseUrl, apiKey }))
       }).pipe(Effect.provide(FetchHttpClient.layer)) as Effect.Effect<A, E>,
     )
   /** The API error the call fails with (a test failure if it succeeds or fails otherwise). */
-  const fail = <A, E>(f: (client: Client.Client) => Effect.Effect<A, E>): Promise<Client.ApiError> =>
+  const fail = <A, E>(f: (client: Client.ApiClient) => Effect.Effect<A, E>): Promise<Client.ApiError> =>
     run((c) =>
       Effect.flip(f(c)).pipe(
         Effect.flatMap((e) => (typeof e === "object" && e !== null && "error" in e ? Effect.succeed(e as unknown as Client.ApiError) : Effect.die(e))),
