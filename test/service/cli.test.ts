@@ -47,7 +47,7 @@ beforeAll(async () => {
     if (call.json.type === "start") return { json: { data: { job: 1 } } }
     if (call.json.type !== "call") return { json: {} }
     // orders.slow answers late the first time (long enough to be suspended), at once after.
-    if (call.json.path === "orders.slow") return ++slowCalls === 1 ? { json: { output: 1 }, delayMs: 3000 } : { json: { output: 2 } }
+    if (call.json.path === "orders.slow") return ++slowCalls === 1 ? { json: { output: 1 }, delayMs: 20_000 } : { json: { output: 2 } }
     return { json: { output: (call.json.input as { n: number }).n * 2 } }
   })
   dir = mkdtempSync(join(tmpdir(), "codemode-cli-"))
@@ -217,6 +217,7 @@ describe("codemode, against a service", () => {
     expect((await request(server.url, "POST", "/v1/runs", { id: "cli-slow", code, wait: false })).status).toBe(202)
     await eventually(async () => (receiver.calls.some((c) => c.json.path === "orders.slow") ? true : undefined))
     const suspended = await remote(["runs", "suspend", "cli-slow"])
+    expect(suspended.stderr).toBe("")
     expect(suspended.code).toBe(0)
     expect(suspended.stdout).toMatch(/^cli-slow\tsuspended/)
     expect((await remote(["runs", "get", "cli-slow"])).code).toBe(3)
