@@ -9,8 +9,9 @@
  * representation ids (`effect/schema/isMinLength`...); an unknown check is simply not shown, which is safe because
  * the schema itself still validates.
  */
-import * as SchemaAST from "effect/SchemaAST"
-import * as SchemaRepresentation from "effect/SchemaRepresentation"
+import { createRequire } from "node:module"
+import type * as SchemaAST from "effect/SchemaAST"
+import type * as SchemaRepresentation from "effect/SchemaRepresentation"
 import type * as Schema from "effect/Schema"
 import type { JsonSchema } from "./json-schema.ts"
 
@@ -20,9 +21,19 @@ type Check = SchemaRepresentation.Check
 /** The side of a schema to describe: what the program passes (`encoded`) or what it receives (`type`). */
 export type Side = "encoded" | "type"
 
+// Loaded with the first Effect Schema to render (schema.ts): a host without any never pays for them.
+const require = createRequire(import.meta.url)
+let modules: { readonly ast: typeof SchemaAST; readonly representation: typeof SchemaRepresentation } | undefined
+const schemaModules = () =>
+  (modules ??= {
+    ast: require("effect/SchemaAST") as typeof SchemaAST,
+    representation: require("effect/SchemaRepresentation") as typeof SchemaRepresentation,
+  })
+
 export const effectToJsonSchema = (schema: Schema.Top, side: Side): JsonSchema => {
-  const ast = side === "encoded" ? SchemaAST.toEncoded(schema.ast) : SchemaAST.toType(schema.ast)
-  const document = SchemaRepresentation.toRepresentation(ast)
+  const { ast: AST, representation } = schemaModules()
+  const ast = side === "encoded" ? AST.toEncoded(schema.ast) : AST.toType(schema.ast)
+  const document = representation.toRepresentation(ast)
   const defs: Record<string, JsonSchema> = {}
   for (const [name, rep] of Object.entries(document.references)) defs[name] = compile(rep)
   const root = compile(document.representation)

@@ -9,10 +9,11 @@
  * Input is described on its encoded side (what the program passes, before decoding); output on its decoded side
  * (what the program receives). Zod 4 renders with its own `toJSONSchema`; Zod 3 with zod-to-json-schema, which
  * silently returns an empty schema for Zod 4 input (stack-notes §11), hence the explicit split. Both are loaded
- * when the first Zod schema arrives: a host without Zod schemas never pays for them.
+ * when the first Zod schema arrives, and Effect's Schema module (and its JSON Schema rendering) when the first
+ * Effect Schema does: a host pays at start-up only for the kinds it uses.
  */
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
+import type * as Schema from "effect/Schema"
 import { createRequire } from "node:module"
 import { effectToJsonSchema, type Side } from "./effect-json-schema.ts"
 import { documentRoot, isJsonSchemaObject, type JsonSchema } from "./json-schema.ts"
@@ -77,11 +78,20 @@ interface ZodIssue {
 const require = createRequire(import.meta.url)
 let zod4: typeof import("zod/v4/core") | undefined
 let zod3: typeof import("zod-to-json-schema") | undefined
+/**
+ * `Schema.isSchema` without loading Schema: Effect brands every schema (classes too, which are functions) with its
+ * TypeId, this string. A host that passes an Effect Schema has loaded the module already; `require` finds it.
+ */
+const SCHEMA_TYPE_ID = "~effect/Schema/Schema"
+const isEffectSchema = (u: unknown): u is Schema.Top =>
+  (typeof u === "object" || typeof u === "function") && u !== null && (u as Record<string, unknown>)[SCHEMA_TYPE_ID] === SCHEMA_TYPE_ID
+let effectSchema: typeof import("effect/Schema") | undefined
+const EffectSchema = () => (effectSchema ??= require("effect/Schema") as typeof import("effect/Schema"))
 const zod4Core = () => (zod4 ??= require("zod/v4/core") as typeof import("zod/v4/core"))
 const zod3Converter = () => (zod3 ??= require("zod-to-json-schema") as typeof import("zod-to-json-schema"))
 
 const classify = (s: unknown, role: string): Kind => {
-  if (Schema.isSchema(s)) return { kind: "effect", schema: s }
+  if (isEffectSchema(s)) return { kind: "effect", schema: s }
   if (isJsonSchemaObject(s)) {
     if ("_zod" in s) return { kind: "zod4", schema: s as unknown as Zod4Schema }
     if ("_def" in s && typeof (s as Partial<ZodParse>).safeParseAsync === "function") {
@@ -103,7 +113,7 @@ export const prepareSchema = (s: unknown, side: Side, role: string): PreparedSch
   const k = classify(s, role)
   switch (k.kind) {
     case "effect": {
-      const decode = Schema.decodeUnknownEffect(k.schema as Schema.Codec<unknown, unknown, unknown, unknown>)
+      const decode = EffectSchema().decodeUnknownEffect(k.schema as Schema.Codec<unknown, unknown, unknown, unknown>)
       return {
         jsonSchema: effectToJsonSchema(k.schema, side),
         decode: (value) => decode(value).pipe(Effect.mapError((e) => e.message)),

@@ -7,9 +7,10 @@
  * What the program may read is chosen here: a ToolError names the operation by its method and path template and
  * never by its URL, whose query may carry an API key; transport failures are described by their kind alone.
  */
+import { createRequire } from "node:module"
 import * as Effect from "effect/Effect"
-import * as HttpClient from "effect/http/HttpClient"
-import * as HttpClientRequest from "effect/http/HttpClientRequest"
+import type * as HttpClient from "effect/http/HttpClient"
+import type * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type * as HttpClientResponse from "effect/http/HttpClientResponse"
 import type { HttpMethod } from "effect/http/HttpMethod"
 import { callHost } from "../host/returned.ts"
@@ -28,6 +29,16 @@ export interface Settings {
   readonly auth: Auth<unknown> | undefined
   readonly headers: { readonly [name: string]: string }
 }
+
+// Effect's HTTP client modules are loaded with the first request: a host that never calls an OpenAPI tool (most)
+// does not pay for them at start-up. The host that does has them loaded already, for its HttpClient layer.
+const require = createRequire(import.meta.url)
+let http: { readonly HttpClient: typeof HttpClient; readonly HttpClientRequest: typeof HttpClientRequest } | undefined
+const httpModules = () =>
+  (http ??= {
+    HttpClient: require("effect/http/HttpClient") as typeof HttpClient,
+    HttpClientRequest: require("effect/http/HttpClientRequest") as typeof HttpClientRequest,
+  })
 
 export const callOperation = (plan: Plan, settings: Settings, input: unknown, key: string): Effect.Effect<unknown, unknown, unknown> =>
   Effect.gen(function* () {
@@ -68,6 +79,7 @@ export const callOperation = (plan: Plan, settings: Settings, input: unknown, ke
     for (const { scheme, credential } of credentials) applyCredential(scheme.definition, credential, { headers, query, cookies })
     if (cookies.length > 0) headers.cookie = cookies.join("; ")
 
+    const { HttpClient, HttpClientRequest } = httpModules()
     const url = `${plan.server}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`
     let request = HttpClientRequest.make(plan.info.method as HttpMethod)(url, { headers })
     if (plan.body !== undefined && args.body !== undefined) request = HttpClientRequest.bodyText(request, JSON.stringify(args.body), plan.body.mediaType)
