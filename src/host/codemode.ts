@@ -11,33 +11,31 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
 import { newRealm } from "./realm-template.ts"
-import { checkCached } from "./program-cache.ts"
 import { Interpreter } from "../interpreter/index.ts"
 import { buildCatalog, type CatalogEntry } from "./catalog.ts"
-import type { Value } from "../runtime/value.ts"
-import { DataError, toData } from "./data.ts"
+import type { Realm } from "../runtime/realm.ts"
+import { DataError } from "./data.ts"
 import { toWire } from "./extension-values.ts"
 import { diagnostic } from "./diagnostic.ts"
-import { dispatchTool, type CallOutcome } from "./dispatch.ts"
-import { failure } from "./host-failure.ts"
 import type { HookServices, Hooks } from "./hooks.ts"
 import { isExtension, type Extension, type ExtensionServices } from "./extension.ts"
-import { ExtensionRun, installExtensions } from "./sandbox-extensions.ts"
 import { installModules } from "./modules.ts"
 import { checkBindings, installBindings, type Bindings } from "./bindings.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
 import { fail, type Result } from "./result.ts"
-import { runLoop, SLICE_STEPS } from "./run.ts"
-import { installTools } from "./sandbox-tools.ts"
-import { installSearch } from "./search-global.ts"
+import { checkCached } from "./program-cache.ts"
+import { prepareRealm } from "./realm-setup.ts"
+import { runLoop, SLICE_STEPS, type LoopEngine } from "./run.ts"
+import type { LoopEvent, RunState } from "./run-state.ts"
 import { buildIndex, type ToolEntry, type ToolTree, type TreeServices } from "./tree.ts"
 import { roundtripMode } from "./roundtrip.ts"
 import "./regexp-engine.ts"
 import { hostClasses } from "./snapshot-classes.ts"
 import { makeVmEntryPoints, type VmEntryPoints } from "./vm-program.ts"
-import { prepareRealm, type VmContext } from "./vm-session.ts"
+import { prepareVmRealm, type VmContext } from "./vm-session.ts"
 import { makeRegistry } from "../snapshot/registry.ts"
 
 /**
@@ -157,7 +155,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
   const hooks = options.hooks
 
   if (engine === "vm") {
-    let pristine: ReturnType<typeof prepareRealm>["realm"] | undefined
+    let pristine: Realm | undefined
     const ctx: VmContext = {
       index,
       hooks,
@@ -165,7 +163,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
       limits,
       toolAt: (expression) => byExpression.get(expression),
       registry: (registry ??= makeRegistry(hostClasses)),
-      pristine: () => (pristine ??= prepareRealm(ctx, new CallLedger("pristine", undefined), undefined).realm),
+      pristine: () => (pristine ??= prepareVmRealm(ctx, new CallLedger("pristine", undefined), undefined).realm),
       roundtrip,
       sliceSteps: internal.sliceSteps ?? SLICE_STEPS,
     }
@@ -184,12 +182,8 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
     return runtime as VmRuntime<TreeServices<T> | HookServices<H> | ExtensionServices<X>>
   }
 
-  const dispatch = (path: string, input: Value, key: string): Effect.Effect<CallOutcome, never, unknown> => {
-    const entry = byExpression.get(path)
-    if (entry === undefined) return Effect.succeed({ ok: false, failure: failure("UnknownTool", `${path} is not a tool`, { path }) })
-    // The argument is the sandbox copy the tool function made at call time: plain data, so this cannot fail.
-    return dispatchTool(entry, hooks, toData(input), key)
-  }
+  const setup = { index, hooks, extensions }
+  const callHost = { hooks, toolAt: (expression: string) => byExpression.get(expression) }
 
   const execute = (code: string, bindings?: Bindings): Effect.Effect<Result, never, unknown> =>
     Effect.suspend(() => {
@@ -200,14 +194,8 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const d = checked.diagnostic
           return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))
         }
-        const realm = newRealm()
-        // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
-        realm.host = { ...realm.host, now: () => clock.currentTimeMillisUnsafe() }
         const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
-        const run = new ExtensionRun(extensions, hooks)
-        installTools({ realm, index, ledger })
-        installSearch(realm, index, ledger)
-        installModules(realm, installExtensions(realm, run, ledger))
+        const { realm, extensions: run } = prepareRealm(setup, ledger, () => clock.currentTimeMillisUnsafe(), false)
         installBindings(realm, values)
         let interpreter: Interpreter
         try {
@@ -217,14 +205,14 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const message = `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`
           return Effect.succeed(fail(diagnostic("ExecutionFailure", message), emptyParts))
         }
-        return runLoop({
-          realm,
-          engine: interpreter,
-          limits,
-          ledger,
-          extensions: run,
-          dispatch: (call, key) => run.take(call.callId) ?? dispatch(call.path, call.args[0], key),
-        })
+        const state: RunState = { runId: ledger.runId, limits, realm, ledger, extensions: run, calls: new Map(), inbox: [], activeMs: 0 }
+        const engine: LoopEngine<never> = {
+          slice: (_saving, interrupt) => {
+            interpreter.interruptCheck = interrupt
+            return interpreter.run(SLICE_STEPS)
+          },
+        }
+        return Effect.flatMap(Queue.unbounded<LoopEvent>(), (events) => runLoop(callHost, state, engine, events))
       })
     })
 

@@ -47,7 +47,7 @@ class Failed {
 const interrupted: CallOutcome = { ok: "interrupted" }
 
 /**
- * How the VM's run loop adapts a call (host/vm-calls.ts): run something else than `tool.execute` (a durable tool's
+ * How the VM's run loop adapts a call (host/calls.ts): run something else than `tool.execute` (a durable tool's
  * `start` then `wait`), skip decoding and `before` (a durable call reconnected after a resume already passed them),
  * and leave `after` out when the call was detached by a suspend (spec: "without firing `tool.after`").
  */

@@ -26,7 +26,7 @@ import { checkBindings, type Bindings } from "./bindings.ts"
 import { diagnostic } from "./diagnostic.ts"
 import { fail, type Result } from "./result.ts"
 import type { SuspendError } from "./suspend-error.ts"
-import type { LoopEvent } from "./vm-calls.ts"
+import type { LoopEvent } from "./run-state.ts"
 import { runSession, type Outcome, type RunObserver, type SuspendOptions, type SuspendRequest } from "./vm-run.ts"
 import { newSession, restoreSession, type Session, type VmContext } from "./vm-session.ts"
 

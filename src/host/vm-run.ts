@@ -1,47 +1,33 @@
 /**
- * The run loop of a VM program: run.ts's loop (slices, host calls in detached fibers, outcomes delivered when the
- * engine is idle, the time limit, bounded cleanup) plus what suspending needs:
+ * A VM program's part of the run loop (run.ts): what suspending needs.
  *
- * - Call states (vm-calls.ts), kept per call, and outcomes kept in an inbox until delivered — both part of a
- *   saved state.
  * - Suspend requests from `program.suspend`, handled between two slices at a point where no native frame is on
  *   the VM stack (a native frame drives a built-in's Task, a host generator that cannot be saved): while a request
  *   waits for such a point the loop runs small slices that stop between jobs. Then, in this order and before
  *   anything changes: the blocking calls are checked, the state is saved, its size is checked against `maxBytes`;
  *   only then are idempotent and durable calls detached and interrupted, and the loop ends with `Suspended`.
- * - A resumed run starts the calls its state holds: queued ones from the start, started durable ones at `wait`.
- * - `timeoutMs` counts active time across every resume: the deadline is what the saved runs left of it.
+ * - The calls' states (calls.ts) and the inbox are part of the saved state; a resumed run starts the calls its
+ *   state holds (the loop does: queued ones from the start, started durable ones at `wait`).
  * - Round-trip mode (CODEMODE_ROUNDTRIP=1): at every new host call and every few steps, the session is saved to
  *   bytes and restored into a fresh realm, and the run continues there, its calls' fibers living on.
  */
 import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as Option from "effect/Option"
-import * as Queue from "effect/Queue"
-import { Termination } from "../runtime/completion.ts"
-import type { PromiseObject } from "../runtime/promise.ts"
+import type * as Queue from "effect/Queue"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { fromBytes, toBytes, type Snapshot } from "../snapshot/format.ts"
 import { liveNativeFrame } from "../vm/state.ts"
+import { blockingCalls } from "./calls.ts"
 import { diagnostic } from "./diagnostic.ts"
-import { settleCall } from "./sandbox-extensions.ts"
 import type { Result } from "./result.ts"
-import {
-  describeHostError,
-  finish,
-  terminationDiagnostic,
-  timeoutDiagnostic,
-  uncaughtDiagnostic,
-  type Ending,
-  type EngineStatus,
-} from "./run.ts"
+import { runLoop, type LoopEngine } from "./run.ts"
+import { describeHostError, type Ending } from "./run-ending.ts"
+import type { LoopEvent } from "./run-state.ts"
 import { SuspendError } from "./suspend-error.ts"
-import { blockingCalls, startCall, type LoopEvent } from "./vm-calls.ts"
-import { captureSession, newEntry, restoreSession, type Session, type VmContext } from "./vm-session.ts"
+import { captureSession, restoreSession, type Session, type VmContext } from "./vm-session.ts"
 
 /**
  * A suspended run: what `run()` and `suspend()` return when the run stopped to be resumed later.
@@ -97,8 +83,6 @@ const SUSPEND_SLICE_STEPS = 64
 const ROUNDTRIP_SLICE_STEPS = 32
 const ROUNDTRIP_MAX_GAP = 64
 
-type LoopEnd = { readonly _tag: "ended"; readonly ending: Ending } | { readonly _tag: "suspended"; readonly suspended: Suspended }
-
 export const runSession = (
   ctx: VmContext,
   s: Session,
@@ -108,65 +92,14 @@ export const runSession = (
 ): Effect.Effect<Outcome, never, unknown> =>
   Effect.gen(function* () {
     const clock = yield* Clock.clockWith(Effect.succeed)
-    s.extensions.services = (yield* Effect.context<never>()) as Context.Context<unknown>
     const now = () => clock.currentTimeMillisUnsafe()
     const startedAt = now()
-    const limits = s.limits
-    const deadline = limits.timeoutMs === undefined ? undefined : startedAt + Math.max(0, limits.timeoutMs - s.activeMs)
     const activeMs = (): number => s.activeMs + (now() - startedAt)
-    const interrupt = (): void => {
-      if (deadline !== undefined && now() >= deadline) throw new Termination({ kind: "TimeoutExceeded" })
-    }
+    let sliceStart = 0
     let slicesSinceTrip = 0
     let tripGap = 1
     let tripMs = 0
     let sliceMs = 0
-    // Lines logged before this incarnation of the run were reported by the one that logged them.
-    let logsSeen = s.realm.logs.length
-    const onLog = observer?.onLog
-    const reportLogs = (): void => {
-      if (onLog === undefined) return
-      const logs = s.realm.logs
-      while (logsSeen < logs.length) {
-        try {
-          onLog(logs[logsSeen++]!)
-        } catch {
-          // An observer that fails must not end the run it watches; the line is still in the Result.
-        }
-      }
-    }
-
-    /** Moves every outcome that arrived into the inbox (a settled call no longer blocks a suspend). */
-    const absorb = (event: LoopEvent | undefined): void => {
-      for (let e = event; e !== undefined; e = takeNow(events)) {
-        if (e._tag !== "outcome") continue
-        const entry = s.calls.get(e.callId)
-        if (entry === undefined || entry.state === "settled" || entry.detached) continue
-        entry.state = "settled"
-        entry.fiber = undefined
-        s.inbox.push({ callId: e.callId, outcome: e.outcome })
-      }
-    }
-
-    /** Settles the promises of every outcome in the inbox. */
-    const deliverInbox = (): Ending | undefined => {
-      for (const { callId, outcome } of s.inbox.splice(0)) {
-        const entry = s.calls.get(callId)
-        s.calls.delete(callId)
-        if (entry === undefined) continue
-        if (outcome.ok === "interrupted") return { ok: "interrupted" }
-        settleCall(s.realm, s.extensions, entry.request.capability.promise as PromiseObject, outcome, s.ledger.locations.get(callId))
-      }
-      return undefined
-    }
-
-    const dispatchNew = Effect.gen(function* () {
-      while (s.realm.hostCalls.length > 0) {
-        const entry = newEntry(s.realm.hostCalls.shift()!, s.runId, "queued")
-        s.calls.set(entry.callId, entry)
-        yield* startCall(ctx, entry, events, s.extensions.take(entry.callId))
-      }
-    })
 
     /** Round-trip mode: the run continues in a realm restored from its own saved bytes. */
     const roundtrip = (): void => {
@@ -176,6 +109,23 @@ export const runSession = (
       s.realm = next.realm
       s.vm = next.vm
       s.ledger = next.ledger
+    }
+
+    /** After a slice, in round-trip mode: at a new host call, or every few slices while it costs less than running. */
+    const afterSlice = (): Ending | undefined => {
+      if (liveNativeFrame(s.vm)) return undefined
+      const t = performance.now()
+      sliceMs += t - sliceStart
+      if (s.realm.hostCalls.length === 0 && (++slicesSinceTrip < tripGap || tripMs > sliceMs)) return undefined
+      try {
+        roundtrip()
+      } catch (e) {
+        return { ok: false, error: diagnostic("ExecutionFailure", `Round trip failed: ${e instanceof Error ? e.message : String(e)}`) }
+      }
+      tripMs += performance.now() - t
+      slicesSinceTrip = 0
+      tripGap = Math.min(tripGap * 2, ROUNDTRIP_MAX_GAP)
+      return undefined
     }
 
     /** The suspend itself, at a point without native frames. Undefined when refused (the run goes on). */
@@ -220,97 +170,17 @@ export const runSession = (
         return suspended
       })
 
-    const loop: Effect.Effect<LoopEnd, never, unknown> = Effect.gen(function* () {
-      // A resumed run: queued calls start from the beginning, started durable calls reconnect through `wait`.
-      for (const entry of s.calls.values()) {
-        if (entry.state === "queued" || entry.state === "started") yield* startCall(ctx, entry, events)
-      }
-      for (;;) {
-        if (requests.length > 0 && !liveNativeFrame(s.vm)) {
-          const suspended = yield* trySuspend(requests.splice(0))
-          if (suspended !== undefined) return { _tag: "suspended", suspended }
-        }
-        const suspending = requests.length > 0
-        const sliceStart = ctx.roundtrip ? performance.now() : 0
-        let status: EngineStatus
-        // Set before every slice: a round trip gives the session a new realm.
-        s.realm.host.interrupt = interrupt
-        try {
-          status = s.vm.run(suspending ? SUSPEND_SLICE_STEPS : ctx.roundtrip ? ROUNDTRIP_SLICE_STEPS : ctx.sliceSteps, suspending || ctx.roundtrip)
-        } catch (e) {
-          if (e instanceof Termination) return end(e.reason.kind === "TimeoutExceeded" ? timeoutDiagnostic(limits) : terminationDiagnostic(e))
-          return end(`Internal error: ${describeHostError(e)}`)
-        }
-        reportLogs()
-        if (ctx.roundtrip && (status.kind === "yielded" || status.kind === "idle") && !liveNativeFrame(s.vm)) {
-          const t = performance.now()
-          sliceMs += t - sliceStart
-          if (s.realm.hostCalls.length > 0 || (++slicesSinceTrip >= tripGap && tripMs <= sliceMs)) {
-            try {
-              roundtrip()
-            } catch (e) {
-              return end(`Round trip failed: ${e instanceof Error ? e.message : String(e)}`)
-            }
-            tripMs += performance.now() - t
-            slicesSinceTrip = 0
-            tripGap = Math.min(tripGap * 2, ROUNDTRIP_MAX_GAP)
-          }
-        }
-        // Hand every new host call to its own fiber: tool-call concurrency is unrestricted.
-        yield* dispatchNew
-        if (status.kind === "completed") return { _tag: "ended", ending: { ok: true, value: status.value } }
-        if (status.kind === "threw") return end(uncaughtDiagnostic(s.realm, status.value))
-        const t = now()
-        if (deadline !== undefined && t >= deadline) return end(timeoutDiagnostic(limits))
-        absorb(takeNow(events))
-        if (status.kind === "yielded") {
-          yield* Effect.yieldNow
-          continue
-        }
-        // idle: deliver what arrived, or wait for the next outcome (or a suspend request, or the deadline).
-        if (s.inbox.length > 0) {
-          const ending = deliverInbox()
-          if (ending !== undefined) return { _tag: "ended", ending }
-          continue
-        }
-        if (requests.length > 0) continue
-        if (s.calls.size === 0) return end("The program is waiting on a promise that can never settle")
-        const next =
-          deadline === undefined
-            ? Option.some(yield* Queue.take(events))
-            : yield* Queue.take(events).pipe(Effect.timeoutOption(Math.max(0, deadline - t)))
-        if (Option.isNone(next)) return end(timeoutDiagnostic(limits))
-        absorb(next.value)
-      }
-    })
-
-    /** Interrupts every call still in flight (durable ones are cancelled), waiting at most until the deadline. */
-    const cleanup = Effect.gen(function* () {
-      const fibers: Array<Fiber.Fiber<void>> = []
-      for (const entry of s.calls.values()) if (entry.fiber !== undefined && !entry.detached) fibers.push(entry.fiber)
-      s.calls.clear()
-      if (fibers.length === 0) return true
-      if (deadline === undefined) {
-        yield* Fiber.interruptAll(fibers)
-        return true
-      }
-      const done = yield* Fiber.interruptAll(fibers).pipe(Effect.timeoutOption(Math.max(0, deadline - now())))
-      return Option.isSome(done)
-    })
-
-    const result = yield* loop.pipe(Effect.onInterrupt(() => cleanup))
-    if (result._tag === "suspended") return result.suspended
-    const stoppedInTime = yield* cleanup
-    if (result.ending.ok === "interrupted") return yield* Effect.interrupt
-    return finish({ realm: s.realm, limits, ledger: s.ledger }, result.ending, stoppedInTime)
+    const engine: LoopEngine<Suspended> = {
+      slice: (saving) => {
+        if (ctx.roundtrip) sliceStart = performance.now()
+        return s.vm.run(saving ? SUSPEND_SLICE_STEPS : ctx.roundtrip ? ROUNDTRIP_SLICE_STEPS : ctx.sliceSteps, saving || ctx.roundtrip)
+      },
+      afterSlice: ctx.roundtrip ? afterSlice : undefined,
+      suspension: {
+        requested: () => requests.length > 0,
+        attempt: Effect.suspend(() => (liveNativeFrame(s.vm) ? Effect.succeed(undefined) : trySuspend(requests.splice(0)))),
+      },
+      onLog: observer?.onLog,
+    }
+    return yield* runLoop(ctx, s, engine, events)
   })
-
-const end = (error: string | ReturnType<typeof diagnostic>): { readonly _tag: "ended"; readonly ending: Ending } => ({
-  _tag: "ended",
-  ending: { ok: false, error: typeof error === "string" ? diagnostic("ExecutionFailure", error) : error },
-})
-
-const takeNow = (events: Queue.Queue<LoopEvent>): LoopEvent | undefined => {
-  const exit = Queue.takeUnsafe(events)
-  return exit !== undefined && Exit.isSuccess(exit) ? exit.value : undefined
-}

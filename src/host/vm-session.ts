@@ -2,13 +2,9 @@
  * A VM run as the host holds it: the engine (realm and Vm), the call ledger, the calls not yet settled with their
  * host-side state, the inbox of outcomes not yet delivered, and the active time used. It is the unit that is saved
  * to a `Snapshot` (`captureSession`) and rebuilt from one (`restoreSession`) into a fresh realm prepared exactly as
- * the original was: intrinsics, then `tools` and `search`, then names for every object a fresh realm holds
- * (snapshot/realm-names.ts). A session is mutable: in round-trip mode the loop swaps its realm, Vm and ledger for
+ * the original was (realm-setup.ts `prepareRealm`, with names for every object a fresh realm holds). A session is mutable: in round-trip mode the loop swaps its realm, Vm and ledger for
  * the restored ones at every save point while the calls' fibers live on.
  */
-import type * as Fiber from "effect/Fiber"
-import { newRealm } from "./realm-template.ts"
-import { checkCached } from "./program-cache.ts"
 import type { HostCallRequest, Realm } from "../runtime/realm.ts"
 import { buildId } from "../snapshot/build-id.ts"
 import type { RestoreContext } from "../snapshot/context.ts"
@@ -16,32 +12,25 @@ import { decodeEngine, encodeEngine } from "../snapshot/engine-state.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { checkEnvelope, FORMAT_VERSION, type Snapshot } from "../snapshot/format.ts"
 import type { HeapRegistry } from "../snapshot/heap-codec.ts"
-import { nameReachable } from "../snapshot/realm-names.ts"
 import { arr, check, inst, rec } from "../snapshot/shape.ts"
 import { callable, nat, str, value } from "../snapshot/value-shapes.ts"
 import { Vm, type VmProgram } from "../vm/index.ts"
 import { installBindings } from "./bindings.ts"
 import { DataError, type DataValue } from "./data.ts"
-import type { Extension } from "./extension.ts"
 import { plainToWire, wireToPlain } from "./extension-values.ts"
-import type { CallOutcome } from "./dispatch.ts"
-import type { Hooks } from "./hooks.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
-import { installTools, type ToolsHost } from "./sandbox-tools.ts"
-import { installModules } from "./modules.ts"
-import { ExtensionRun, installExtensions } from "./sandbox-extensions.ts"
+import { checkCached } from "./program-cache.ts"
+import { prepareRealm, type RealmSetup } from "./realm-setup.ts"
+import { newEntry, type CallEntry, type RunState } from "./run-state.ts"
+import type { ExtensionRun } from "./sandbox-extensions.ts"
 import type { HostContext } from "./snapshot-classes.ts"
 import { savedRunShape, type SavedCall, type SavedRun } from "./saved-run.ts"
-import { installSearch } from "./search-global.ts"
-import type { ToolEntry, ToolIndex } from "./tree.ts"
+import type { ToolEntry } from "./tree.ts"
 import { compileForVm } from "./vm-compile.ts"
 
 /** What every run of one VM runtime shares, built once by `CodeMode.make`. */
-export interface VmContext {
-  readonly index: ToolIndex
-  readonly hooks: Hooks | undefined
-  readonly extensions: ReadonlyArray<Extension<unknown>>
+export interface VmContext extends RealmSetup {
   readonly limits: Limits
   /** The tool a call's path (`tools.orders.lookup`) names. */
   readonly toolAt: (expression: string) => ToolEntry | undefined
@@ -54,77 +43,15 @@ export interface VmContext {
   readonly sliceSteps: number
 }
 
-/**
- * - `queued`: admitted, not started (it starts when the run runs);
- * - `running`: in a fiber (a plain or idempotent tool);
- * - `starting`: a durable tool in `start` (blocks suspend);
- * - `started`: a durable tool whose `start` returned its data, now in `wait`;
- * - `settled`: its outcome is in the inbox, not yet delivered to the program.
- */
-export type CallState = "queued" | "running" | "starting" | "started" | "settled"
-
-export interface CallEntry {
-  readonly callId: number
-  readonly key: string
-  /** The sandbox side: path, copied input, the promise to settle. Replaced by the restored one on a round trip. */
-  request: HostCallRequest
-  state: CallState
-  /** A durable call's data, once `start` returned it. */
-  data: DataValue | undefined
-  fiber: Fiber.Fiber<void> | undefined
-  /** Set when a suspend takes the call out of the run: it ends without `tool.after` and without `cancel`. */
-  detached: boolean
-  /** A `Tool.idempotent` call: a suspend may interrupt it and run it again on resume. */
-  idempotent: boolean
-}
-
-export interface Session {
-  readonly runId: string
+export interface Session extends RunState {
   readonly source: string
   readonly program: VmProgram
-  readonly limits: Limits
-  realm: Realm
   vm: Vm
-  ledger: CallLedger
-  /** The run's extensions: host values they returned, calls not yet started. Lives on across round trips. */
-  readonly extensions: ExtensionRun
-  readonly calls: Map<number, CallEntry>
-  readonly inbox: Array<{ readonly callId: number; readonly outcome: CallOutcome }>
-  /** Active time used by earlier incarnations of the run. */
-  readonly activeMs: number
 }
 
-/**
- * A realm as every VM run gets it: built-ins, the host's globals, and names for all of them. `extensions` is the
- * run's side of its extensions when it already has one (a round trip keeps it).
- */
-export const prepareRealm = (
-  ctx: VmContext,
-  ledger: CallLedger,
-  now: (() => number) | undefined,
-  extensions: ExtensionRun = new ExtensionRun(ctx.extensions ?? [], ctx.hooks),
-): { realm: Realm; toolsHost: ToolsHost; extensions: ExtensionRun } => {
-  const realm = newRealm()
-  // The program's Date.now() reads the Effect clock of the run, so TestClock governs it too.
-  if (now !== undefined) realm.host = { ...realm.host, now }
-  const toolsHost: ToolsHost = { realm, index: ctx.index, ledger }
-  installTools(toolsHost)
-  installSearch(realm, ctx.index, ledger)
-  installModules(realm, installExtensions(realm, extensions, ledger))
-  nameReachable(realm)
-  return { realm, toolsHost, extensions }
-}
-
-export const newEntry = (request: HostCallRequest, runId: string, state: CallState): CallEntry => ({
-  callId: request.callId,
-  key: `${runId}:${request.callId}`,
-  request,
-  state,
-  data: undefined,
-  fiber: undefined,
-  detached: false,
-  idempotent: false,
-})
+/** A realm as every VM run gets it (realm-setup.ts), named for snapshots. */
+export const prepareVmRealm = (ctx: VmContext, ledger: CallLedger, now: (() => number) | undefined, extensions?: ExtensionRun) =>
+  prepareRealm(ctx, ledger, now, true, extensions)
 
 /** A fresh session for a checked program. Throws what the VM's constructor throws (a compiler bug). */
 export const newSession = (
@@ -135,7 +62,7 @@ export const newSession = (
   now: () => number,
 ): Session => {
   const ledger = new CallLedger(runId, ctx.limits.maxToolCalls)
-  const { realm, extensions } = prepareRealm(ctx, ledger, now)
+  const { realm, extensions } = prepareVmRealm(ctx, ledger, now)
   installBindings(realm, bindings)
   const vm = new Vm(realm, program, compileForVm(program))
   return { runId, source: program.source, program, limits: ctx.limits, realm, vm, ledger, extensions, calls: new Map(), inbox: [], activeMs: 0 }
@@ -278,7 +205,7 @@ export const restoreSession = (
   const ledger = new CallLedger(saved.runId, limits.maxToolCalls)
   for (const c of saved.toolCalls) ledger.toolCalls.push(c)
   for (const [id, line, column] of saved.locations) ledger.locations.set(id, { line, column })
-  const { realm, toolsHost, extensions } = prepareRealm(ctx, ledger, now, live)
+  const { realm, toolsHost, extensions } = prepareVmRealm(ctx, ledger, now, live)
   const hostContext: HostContext = { tools: toolsHost, extensions }
   const engine = decodeEngine(ctx.registry, snapshot.heap, realm, checked.program, compiled, hostRoot, hostContext)
   if (live === undefined) decodeExtensionValues(extensions, saved, realm.lastCallId)

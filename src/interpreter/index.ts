@@ -1,6 +1,6 @@
 /**
  * The "legacy" engine's API: a tree-walking evaluator of the checked AST, over the same runtime, intrinsics and
- * host boundary as the bytecode VM, with the same sans-I/O interface (src/host/run.ts `Engine`): the host
+ * host boundary as the bytecode VM, with the same sans-I/O interface (src/host/run.ts `LoopEngine`): the host
  * constructs an `Interpreter` for a checked program and calls `run(stepBudget)` until it reports `completed` or
  * `threw`; `idle` means the program waits on promises only the host can settle; `yielded` means the step budget
  * ran out and `run` continues where it stopped. The engine never reads a clock; the host enforces time between

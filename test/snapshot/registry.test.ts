@@ -16,7 +16,7 @@ import { CodeMode, Extension, Tool } from "../../src/index.ts"
 import { hostClasses } from "../../src/host/snapshot-classes.ts"
 import { CallLedger } from "../../src/host/ledger.ts"
 import { buildIndex } from "../../src/host/tree.ts"
-import { prepareRealm, type VmContext } from "../../src/host/vm-session.ts"
+import { prepareVmRealm, type VmContext } from "../../src/host/vm-session.ts"
 import { NativeClosures } from "../../src/runtime/builtin.ts"
 import { JSObject } from "../../src/runtime/object.ts"
 import type { Realm } from "../../src/runtime/realm.ts"
@@ -62,7 +62,7 @@ describe("names of built-ins", () => {
   const index = buildIndex({ orders: { lookup }, "odd-name": { "x.y": lookup } })
   const node = Extension.make({ name: "node", globals: { fs: { readFile: async () => "", promises: { stat: async () => ({}) }, when: new Date(0) }, fetch: async () => "" } })
   const ctx = { index, extensions: [node] } as unknown as VmContext
-  const prepare = (): Realm => prepareRealm(ctx, new CallLedger("r", undefined), undefined).realm
+  const prepare = (): Realm => prepareVmRealm(ctx, new CallLedger("r", undefined), undefined).realm
 
   it("every object a fresh realm holds has a name", () => {
     const realm = prepare()

@@ -1,6 +1,6 @@
 /**
- * Host calls of a VM run: each admitted call runs in its own detached fiber (as in run.ts), but here the loop
- * also tracks its state, because suspending depends on it (spec "Idempotent and durable tools, and safe
+ * Host calls of a run: each admitted call runs in its own detached fiber, and the loop (run.ts) tracks its state,
+ * because suspending a VM run depends on it (spec "Idempotent and durable tools, and safe
  * suspension"):
  *
  * - a plain tool is `running` until it settles, and blocks a suspend meanwhile;
@@ -22,16 +22,16 @@ import { failure } from "./host-failure.ts"
 import { callHost } from "./returned.ts"
 import { executeKind, type ExecuteKind } from "./tool.ts"
 import type { BlockingCall } from "./suspend-error.ts"
-import type { CallEntry, VmContext } from "./vm-session.ts"
+import type { Hooks } from "./hooks.ts"
+import type { CallEntry, LoopEvent, OutcomeEvent } from "./run-state.ts"
+import type { ToolEntry } from "./tree.ts"
 
-export interface OutcomeEvent {
-  readonly _tag: "outcome"
-  readonly callId: number
-  readonly outcome: CallOutcome
+/** What starting a call needs of its runtime. */
+export interface CallHost {
+  readonly hooks: Hooks | undefined
+  /** The tool a call's path (`tools.orders.lookup`) names. */
+  readonly toolAt: (expression: string) => ToolEntry | undefined
 }
-
-/** What wakes the run loop: a call's outcome, or a suspend request (the request itself is on the program). */
-export type LoopEvent = OutcomeEvent | { readonly _tag: "wake" }
 
 type Durable = Extract<ExecuteKind, { _tag: "Durable" }>
 
@@ -72,7 +72,7 @@ const startDurable =
     )
 
 /** What the call would run: the dispatch of its tool, as this engine adapts it. */
-const callEffect = (ctx: VmContext, entry: CallEntry): Effect.Effect<CallOutcome, never, unknown> => {
+const callEffect = (ctx: CallHost, entry: CallEntry): Effect.Effect<CallOutcome, never, unknown> => {
   const path = entry.request.path
   const tool = ctx.toolAt(path)
   if (tool === undefined) {
@@ -120,7 +120,7 @@ const callEffect = (ctx: VmContext, entry: CallEntry): Effect.Effect<CallOutcome
  * (sandbox-extensions.ts): it runs as it is, and blocks a suspend until it settles.
  */
 export const startCall = (
-  ctx: VmContext,
+  ctx: CallHost,
   entry: CallEntry,
   events: Queue.Queue<LoopEvent>,
   extension?: Effect.Effect<CallOutcome, never, unknown>,

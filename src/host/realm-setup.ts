@@ -1,0 +1,52 @@
+/**
+ * The realm every run gets, on either engine: a fork of the process's template realm (realm-template.ts), the
+ * program's clock, the `tools` and `search` globals, the extensions' globals and the modules. A VM realm also gets
+ * names for every object it holds (snapshot/realm-names.ts), which a snapshot refers to: a resumed run's realm is
+ * prepared by this same function, so that the names match.
+ */
+import { newRealm } from "./realm-template.ts"
+import type { Realm } from "../runtime/realm.ts"
+import { nameReachable } from "../snapshot/realm-names.ts"
+import type { Extension } from "./extension.ts"
+import type { Hooks } from "./hooks.ts"
+import type { CallLedger } from "./ledger.ts"
+import { installModules } from "./modules.ts"
+import { ExtensionRun, installExtensions } from "./sandbox-extensions.ts"
+import { installTools, type ToolsHost } from "./sandbox-tools.ts"
+import { installSearch } from "./search-global.ts"
+import type { ToolIndex } from "./tree.ts"
+
+/** What a runtime puts in each of its realms, fixed by `CodeMode.make`. */
+export interface RealmSetup {
+  readonly index: ToolIndex
+  readonly hooks: Hooks | undefined
+  readonly extensions: ReadonlyArray<Extension<unknown>>
+}
+
+export interface PreparedRealm {
+  readonly realm: Realm
+  readonly toolsHost: ToolsHost
+  readonly extensions: ExtensionRun
+}
+
+/**
+ * A realm as every run of `setup` gets it. `now` is the program's clock (`Date.now()`), the Effect clock of the
+ * run so that TestClock governs it too; `named` names its objects for snapshots; `extensions` is the run's side of
+ * its extensions when it already has one (a round trip keeps it).
+ */
+export const prepareRealm = (
+  setup: RealmSetup,
+  ledger: CallLedger,
+  now: (() => number) | undefined,
+  named: boolean,
+  extensions: ExtensionRun = new ExtensionRun(setup.extensions, setup.hooks),
+): PreparedRealm => {
+  const realm = newRealm()
+  if (now !== undefined) realm.host = { ...realm.host, now }
+  const toolsHost: ToolsHost = { realm, index: setup.index, ledger }
+  installTools(toolsHost)
+  installSearch(realm, setup.index, ledger)
+  installModules(realm, installExtensions(realm, extensions, ledger))
+  if (named) nameReachable(realm)
+  return { realm, toolsHost, extensions }
+}
