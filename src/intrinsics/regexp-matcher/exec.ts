@@ -44,8 +44,16 @@ const overflow = (): never => {
 /** Set by readChar: the position after the character it read. */
 let nextPos = 0
 
-/** The character before (dir -1) or at (dir 1) pos, a code point in unicode mode; -1 at the end of the input. */
+/** Is pos between the two halves of a surrogate pair? */
+export const insidePair = (S: string, pos: number): boolean => isLow(S.charCodeAt(pos)) && isHigh(S.charCodeAt(pos - 1))
+
+/**
+ * The character before (dir -1) or at (dir 1) pos, a code point in unicode mode; -1 at the end of the input.
+ * NON-SPEC (V8 compatibility): in unicode mode V8 tries a search at every code unit, also between the halves of a
+ * pair, where no character can be read in either direction (so only an empty match can start there).
+ */
 const readChar = (S: string, pos: number, dir: number, unicode: boolean): number => {
+  if (unicode && insidePair(S, pos)) return -1
   if (dir === 1) {
     if (pos >= S.length) return -1
     const c = S.charCodeAt(pos)
@@ -146,7 +154,7 @@ export class Machine {
       const from = dir === 1 ? pos : pos - length
       const to = dir === 1 ? pos + length : pos
       // Never split a surrogate pair.
-      if (isLow(S.charCodeAt(dir === 1 ? to : from)) && isHigh(S.charCodeAt((dir === 1 ? to : from) - 1))) continue
+      if (insidePair(S, dir === 1 ? to : from)) continue
       if (strings.matches(S, from, to)) return length
     }
     return -1
@@ -315,6 +323,7 @@ export class Machine {
         case Op.Strings: {
           const dir = code[pc + 1]!
           const strings = this.program.strings[code[pc + 2]!]!
+          if (insidePair(S, pos)) break
           const length = dir === 1 ? strings.longestAt(S, pos) : this.shorterString(S, pos, dir, strings, code[pc + 3]!)
           if (length < 0) break
           if (length > 0) this.push(STRINGS, pc, pos, length - 1)

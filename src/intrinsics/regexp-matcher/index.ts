@@ -11,7 +11,7 @@
 import { setFlagsFromString } from "node:v8"
 import { SandboxError } from "../../runtime/completion.ts"
 import { compile, type Program } from "./compile.ts"
-import { Machine, type Poll } from "./exec.ts"
+import { insidePair, Machine, type Poll } from "./exec.ts"
 import { parsePattern } from "./parse.ts"
 
 /**
@@ -63,8 +63,14 @@ export class InterruptibleRegExp {
     const machine = (this.machine ??= new Machine(this.program))
     machine.poll = poll
     let i = this.lastIndex
-    // In unicode mode a search that starts inside a surrogate pair starts at the pair (V8 does the same).
-    if (unicode && i > 0 && i < S.length && isLow(S.charCodeAt(i)) && isHigh(S.charCodeAt(i - 1))) i--
+    // From inside a surrogate pair V8 first tries from the pair's start, then from where it was asked to: for a
+    // search the first covers the second.
+    if (unicode && insidePair(S, i)) {
+      if (this.sticky) {
+        const e = machine.matchAt(S, i - 1)
+        if (e >= 0) return this.found(S, i - 1, e, machine)
+      } else i--
+    }
     while (i <= S.length) {
       if (firstChar !== undefined && !this.sticky) {
         i = S.indexOf(firstChar, i)
@@ -78,15 +84,18 @@ export class InterruptibleRegExp {
         if (i >= S.length) break
       }
       const e = machine.matchAt(S, i)
-      if (e >= 0) {
-        this.lastIndex = e
-        return this.result(S, i, e, machine.mem)
-      }
+      if (e >= 0) return this.found(S, i, e, machine)
       if (this.sticky) break
-      i += unicode && isHigh(S.charCodeAt(i)) && isLow(S.charCodeAt(i + 1)) ? 2 : 1
+      // One code unit at a time, in unicode mode too (see readChar in exec.ts).
+      i++
     }
     this.lastIndex = 0
     return null
+  }
+
+  private found(S: string, start: number, e: number, machine: Machine): RegExpExecArray {
+    this.lastIndex = e
+    return this.result(S, start, e, machine.mem)
   }
 
   /** The host's match array for a match of S[start, e) with these captures. */
@@ -124,6 +133,3 @@ export class InterruptibleRegExp {
     return out
   }
 }
-
-const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
-const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff

@@ -193,15 +193,15 @@ export const parsePattern = (source: string, flags: string): Pattern => {
   const parenthesized = (flags: LocalFlags): { node: Node; quantifiable: boolean } => {
     pos++
     if (eat("?")) {
-      if (eat(":")) return { node: closeGroup(disjunction(flags)), quantifiable: true }
+      if (eat(":")) return { node: closeGroup(groupBody(flags)), quantifiable: true }
       if (eat("=") || eat("!")) {
         const negative = peek(-1) === 0x21
         // Annex B lets a lookahead take a quantifier outside unicode mode.
-        return { node: closeGroup({ type: "look", behind: false, negative, body: disjunction(flags) }), quantifiable: !unicode }
+        return { node: closeGroup({ type: "look", behind: false, negative, body: groupBody(flags) }), quantifiable: !unicode }
       }
       if (eat("<=") || eat("<!")) {
         const negative = peek(-1) === 0x21
-        return { node: closeGroup({ type: "look", behind: true, negative, body: disjunction(flags) }), quantifiable: false }
+        return { node: closeGroup({ type: "look", behind: true, negative, body: groupBody(flags) }), quantifiable: false }
       }
       if (eat("<")) {
         const end = source.indexOf(">", pos)
@@ -211,13 +211,38 @@ export const parsePattern = (source: string, flags: string): Pattern => {
         const list = names.get(name)
         if (list === undefined) names.set(name, [index])
         else list.push(index)
-        return { node: closeGroup({ type: "group", index, body: disjunction(flags) }), quantifiable: true }
+        return { node: closeGroup({ type: "group", index, body: groupBody(flags) }), quantifiable: true }
       }
-      return { node: closeGroup(disjunction(modifiers(flags))), quantifiable: true }
+      return { node: closeGroup(groupBody(modifiers(flags))), quantifiable: true }
     }
     const index = ++captureIndex
-    return { node: closeGroup({ type: "group", index, body: disjunction(flags) }), quantifiable: true }
+    return { node: closeGroup({ type: "group", index, body: groupBody(flags) }), quantifiable: true }
   }
+
+  /**
+   * NON-SPEC (V8 compatibility): with the v flag, V8 case-folds a class (or \p, \w…) by the flags of the group
+   * opened last before it, not of the group it is in: `(?i:a)[b]` matches "aB".
+   */
+  let classIgnoreCase = flags.includes("i")
+  const groupBody = (flags: LocalFlags): Node => {
+    classIgnoreCase = flags.ignoreCase
+    return disjunction(flags)
+  }
+  /**
+   * NON-SPEC (V8 compatibility): under v, V8 builds `\w` / `\W` with the flags of the group opened last, then
+   * case-folds the set again by the flags in scope: so after `(?-i:…)` under `iv`, `\W` also matches s, S, k and K
+   * (the ASCII letters that fold together with ſ and the Kelvin sign).
+   */
+  const vWordEscape = (letter: "w" | "W", flags: LocalFlags): Atom => {
+    const plain = { ...flags, ignoreCase: false }
+    const folded = { ...flags, ignoreCase: true }
+    if (letter === "w") return flags.ignoreCase || classIgnoreCase ? hostAtom("\\w", folded) : { kind: "builtin", letter }
+    if (classIgnoreCase) return hostAtom("\\W", folded)
+    return flags.ignoreCase ? hostAtom("\\W|[sSkK]", plain) : { kind: "builtin", letter }
+  }
+
+  /** The flags a class or class escape is read with. */
+  const classFlags = (flags: LocalFlags): LocalFlags => (unicodeSets ? { ...flags, ignoreCase: classIgnoreCase } : flags)
 
   const closeGroup = (node: Node): Node => {
     if (!eat(")")) refuse("this group")
@@ -254,7 +279,7 @@ export const parsePattern = (source: string, flags: string): Pattern => {
       pos++
       return { kind: "dot", dotAll: flags.dotAll }
     }
-    if (c === 0x5b /* [ */) return classAtom(flags, start)
+    if (c === 0x5b /* [ */) return classAtom(classFlags(flags), start)
     if (c !== 0x5c /* \ */) return literal(nextChar(), flags)
     pos++
     const e = peek()
@@ -269,15 +294,18 @@ export const parsePattern = (source: string, flags: string): Pattern => {
     if ("dDsSwW".includes(String.fromCharCode(e))) {
       pos++
       const letter = String.fromCharCode(e) as "d" | "D" | "s" | "S" | "w" | "W"
-      if (flags.ignoreCase && unicode && (letter === "w" || letter === "W")) return hostAtom(source.slice(start, pos), flags)
+      if (letter === "w" || letter === "W") {
+        if (unicodeSets) return vWordEscape(letter, flags)
+        if (flags.ignoreCase && unicode) return hostAtom(`\\${letter}`, flags)
+      }
       return { kind: "builtin", letter }
     }
     if ((e === 0x70 || e === 0x50) /* p P */ && unicode) {
       const end = source.indexOf("}", pos)
       pos = end + 1
       const text = source.slice(start, pos)
-      if (unicodeSets && STRING_PROPERTIES.test(text)) return stringsAtom(text, flags)
-      return hostAtom(text, flags)
+      if (unicodeSets && STRING_PROPERTIES.test(text)) return stringsAtom(text, classFlags(flags))
+      return hostAtom(text, classFlags(flags))
     }
     const code = characterEscape(false)
     if (code < 0) {
