@@ -42,6 +42,13 @@ describe.each(engines)("regular expressions cannot hold the host past timeoutMs 
     expect(await run('/^(?:a|bc)*d/i.test("a".repeat(1e5) + "d")', engine)).toMatchObject({ ok: true, value: true })
   })
 
+  it("a pattern nested deeper than the matcher can read is a SyntaxError, and shallower ones run", async () => {
+    const deep = await run('const d = 20000; new RegExp("(".repeat(d) + "a" + ")".repeat(d) + "\\\\1").test("aa")', engine)
+    expect(deep).toMatchObject({ ok: false, error: { kind: "ExecutionFailure", message: "SyntaxError: Invalid regular expression: too deeply nested" } })
+    const nested = await run('const d = 200; new RegExp("(".repeat(d) + "a" + ")".repeat(d) + "\\\\1").exec("aa").length', engine)
+    expect(nested).toMatchObject({ ok: true, value: 201 })
+  })
+
   it("a pattern the linear engine refuses gives V8's answers through the whole RegExp protocol", async () => {
     const code = `[
       "2024-01-31 and 1999-12-01".replace(/(\\d+)-(\\d+)-(\\d+)/gd, "$3/$2/$1"),

@@ -216,6 +216,12 @@ const HANDWRITTEN: ReadonlyArray<readonly [string, string, ReadonlyArray<string>
   ["(?<=(?<x>a))b", "d", ["ab"]],
   ["a", "y", ["baa"]],
   ["(a)\\1", "y", ["aaaa"]],
+  // Where a search may start: anchors and the first characters of alternatives.
+  ["^a|^b", "i", ["ab", "ba", "ca"]],
+  ["(?:^|,)x", "i", ["x,x", "ax,x"]],
+  ["^x", "mi", ["a\nx\nX"]],
+  ["error|warn(ing)?", "i", ["no ERROR, a Warning", "none"]],
+  ["(?:a|b)c|d", "i", ["xbcxd", "ac"]],
   // Generic realistic patterns that carry a flag the linear engine refuses.
   ["^[\\w.+-]+@[\\w-]+\\.[\\w.]+$", "i", ["Jo.e@Example.com", "bad@"]],
   ["(\\d{4})-(\\d{2})-(\\d{2})", "d", ["on 2024-01-31 and 1999-12-01"]],

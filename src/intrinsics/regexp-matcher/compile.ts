@@ -62,6 +62,8 @@ export interface Program {
   readonly firstChar: string | undefined
   /** Otherwise a test every match's first character passes, to skip positions without starting the machine. */
   readonly firstTest: CharTest | undefined
+  /** Every match starts at the input's start (`^` without `m`): a search tries one position. */
+  readonly anchored: boolean
 }
 
 export const compile = (pattern: Pattern): Program => {
@@ -184,7 +186,7 @@ export const compile = (pattern: Pattern): Program => {
       if (part === undefined) return undefined
       parts.push(part)
     }
-    return (c) => parts.some((part) => part(c))
+    return union(parts)
   }
 
   const charTests = new Map<number, CharTest>()
@@ -198,6 +200,25 @@ export const compile = (pattern: Pattern): Program => {
   code.push(Op.Match)
   const first = firstAtom(pattern.root)?.atom
   const firstIsUnit = first?.kind === "char" && first.code <= 0xffff && !(first.code >= 0xd800 && first.code <= 0xdfff)
+  /** A test every match's first character passes (a union over alternatives), or undefined. */
+  const leadingTest = (node: Node): CharTest | undefined => {
+    switch (node.type) {
+      case "atom":
+        return singleCharacter(node)
+      case "seq":
+        return node.items.length > 0 ? leadingTest(node.items[0]!) : undefined
+      case "group":
+        return leadingTest(node.body)
+      case "repeat":
+        return node.min > 0 ? leadingTest(node.body) : undefined
+      case "alt": {
+        const parts = node.alts.map(leadingTest)
+        return parts.every((part) => part !== undefined) ? union(parts) : undefined
+      }
+      default:
+        return undefined
+    }
+  }
   return {
     code,
     tests,
@@ -207,7 +228,8 @@ export const compile = (pattern: Pattern): Program => {
     unicode,
     unicodeSets,
     firstChar: firstIsUnit ? String.fromCharCode(first.code) : undefined,
-    firstTest: first === undefined || firstIsUnit ? undefined : first.kind === "char" ? charTest(first.code) : atomTest(first, unicode, unicodeSets),
+    firstTest: firstIsUnit ? undefined : leadingTest(pattern.root),
+    anchored: anchored(pattern.root),
   }
 }
 
@@ -225,4 +247,28 @@ const firstAtom = (node: Node): Extract<Node, { type: "atom" }> | undefined => {
     default:
       return undefined
   }
+}
+
+const anchored = (node: Node): boolean => {
+  switch (node.type) {
+    case "lineStart":
+      return !node.multiline
+    case "seq":
+      return node.items.length > 0 && anchored(node.items[0]!)
+    case "group":
+      return anchored(node.body)
+    case "alt":
+      return node.alts.every(anchored)
+    default:
+      return false
+  }
+}
+
+const union = (parts: ReadonlyArray<CharTest>): CharTest => {
+  if (parts.length === 1) return parts[0]!
+  if (parts.length === 2) {
+    const [a, b] = parts as [CharTest, CharTest]
+    return (c) => a(c) || b(c)
+  }
+  return (c) => parts.some((part) => part(c))
 }

@@ -46,19 +46,21 @@ export class InterruptibleRegExp {
     let pattern
     try {
       pattern = parsePattern(source, flags)
+      this.program = compile(pattern)
     } catch (e) {
       // A pattern nested deeper than the host's stack allows.
       if (e instanceof RangeError) throw new SandboxError("SyntaxError", "Invalid regular expression: too deeply nested")
+      // An atom V8 accepted in its pattern but not alone would be a bug here; the program gets a clear error.
+      if (e instanceof SyntaxError) throw new SandboxError("SyntaxError", `Invalid regular expression: ${e.message} (interruptible matcher)`)
       throw e
     }
-    this.program = compile(pattern)
     this.names = pattern.names
     this.sticky = flags.includes("y")
     this.hasIndices = flags.includes("d")
   }
 
   exec(S: string, poll: Poll = () => {}): RegExpExecArray | null {
-    const { unicode, firstChar, firstTest } = this.program
+    const { unicode, firstChar, firstTest, anchored } = this.program
     // No program code runs during a match, so one machine per pattern serves every exec.
     const machine = (this.machine ??= new Machine(this.program))
     machine.poll = poll
@@ -85,7 +87,7 @@ export class InterruptibleRegExp {
       }
       const e = machine.matchAt(S, i)
       if (e >= 0) return this.found(S, i, e, machine)
-      if (this.sticky) break
+      if (this.sticky || anchored) break
       // One code unit at a time, in unicode mode too (see readChar in exec.ts).
       i++
     }
