@@ -37,6 +37,9 @@ import { hostClasses } from "./snapshot-classes.ts"
 import { makeVmEntryPoints, type VmEntryPoints } from "./vm-program.ts"
 import { prepareVmRealm, type VmContext } from "./vm-session.ts"
 import { makeRegistry } from "../snapshot/registry.ts"
+import { checkSnapshotKey, type SnapshotKey } from "../snapshot/signature.ts"
+import { MemoryMeter } from "../runtime/memory.ts"
+import { measureHeap } from "../runtime/heap-size.ts"
 
 /**
  * Which evaluator runs programs.
@@ -63,6 +66,11 @@ export interface Options<T extends ToolTree = ToolTree, H extends Hooks = Hooks,
   readonly limits?: Limits
   /** The evaluator: "legacy" (the default) walks the checked AST; "vm" compiles it to bytecode (needed to suspend). */
   readonly engine?: Engine
+  /**
+   * Signs saved states (HMAC-SHA-256) and resumes only states signed with it (`SnapshotError` otherwise); at least
+   * 16 bytes. Without it, a resumed run's limits are capped by this runtime's own.
+   */
+  readonly snapshotKey?: SnapshotKey
 }
 
 /**
@@ -142,6 +150,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
   internal: InternalOptions,
 ): Runtime<TreeServices<T> | HookServices<H> | ExtensionServices<X>> => {
   const limits = validateLimits(options.limits)
+  const snapshotKey = options.snapshotKey === undefined ? undefined : checkSnapshotKey(options.snapshotKey)
   validateHooks(options.hooks)
   const extensions = validateExtensions(options.extensions)
   if (options.engine !== undefined && options.engine !== "legacy" && options.engine !== "vm") {
@@ -156,6 +165,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
 
   if (engine === "vm") {
     let pristine: Realm | undefined
+    let baseline: number | undefined
     const ctx: VmContext = {
       index,
       hooks,
@@ -166,6 +176,8 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
       pristine: () => (pristine ??= prepareVmRealm(ctx, new CallLedger("pristine", undefined), undefined).realm),
       roundtrip,
       sliceSteps: internal.sliceSteps ?? SLICE_STEPS,
+      snapshotKey,
+      memoryBaseline: () => (baseline ??= measureHeap([ctx.pristine()])),
     }
     const entryPoints = makeVmEntryPoints(ctx)
     const runtime: VmRuntime<unknown> = {
@@ -183,6 +195,8 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
   }
 
   const setup = { index, hooks, extensions }
+  let baseline: number | undefined
+  const memoryBaseline = () => (baseline ??= measureHeap([prepareRealm(setup, new CallLedger("baseline", undefined), undefined, false).realm]))
   const callHost = { hooks, toolAt: (expression: string) => byExpression.get(expression) }
 
   const execute = (code: string, bindings?: Bindings): Effect.Effect<Result, never, unknown> =>
@@ -197,6 +211,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
         const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
         const { realm, extensions: run } = prepareRealm(setup, ledger, () => clock.currentTimeMillisUnsafe(), false)
         installBindings(realm, values)
+        if (limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(limits.maxMemoryBytes)
         let interpreter: Interpreter
         try {
           interpreter = new Interpreter(realm, checked.program)
@@ -210,6 +225,12 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           slice: (_saving, interrupt) => {
             interpreter.interruptCheck = interrupt
             return interpreter.run(SLICE_STEPS)
+          },
+          heap: {
+            quiescent: () => interpreter.quiescent(),
+            roots: () => [realm, interpreter],
+            baseline: memoryBaseline,
+            yieldSoon: () => interpreter.yieldSoon(),
           },
         }
         return Effect.flatMap(Queue.unbounded<LoopEvent>(), (events) => runLoop(callHost, state, engine, events))

@@ -4,7 +4,8 @@
  *
  * - `timeoutMs`: a positive finite number of milliseconds (total execution time, cleanup included);
  * - `maxToolCalls`: a non-negative integer (0 admits no call at all; `search` counts);
- * - `maxOutputBytes`: a positive integer (UTF-8 bytes of retained value and logs; warnings get as much again).
+ * - `maxOutputBytes`: a positive integer (UTF-8 bytes of retained value and logs; warnings get as much again);
+ * - `maxMemoryBytes`: a positive integer (bytes the run may allocate in all, as runtime/memory.ts charges them).
  *
  * An unknown key is refused too: a misspelt limit would otherwise silently be no limit.
  *
@@ -15,12 +16,14 @@ export interface Limits {
   readonly timeoutMs?: number
   readonly maxToolCalls?: number
   readonly maxOutputBytes?: number
+  readonly maxMemoryBytes?: number
 }
 
 const RULES = {
   timeoutMs: { integer: false, min: 0, exclusive: true, text: "a positive finite number" },
   maxToolCalls: { integer: true, min: 0, exclusive: false, text: "a non-negative integer" },
   maxOutputBytes: { integer: true, min: 0, exclusive: true, text: "a positive integer" },
+  maxMemoryBytes: { integer: true, min: 0, exclusive: true, text: "a positive integer" },
 } as const
 
 export const validateLimits = (limits: Limits | undefined): Limits => {

@@ -21,6 +21,7 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { Termination } from "../runtime/completion.ts"
+import { runMetered } from "../runtime/memory.ts"
 import type { EngineStatus } from "../runtime/engine.ts"
 import type { PromiseObject } from "../runtime/promise.ts"
 import { startCall, type CallHost } from "./calls.ts"
@@ -54,8 +55,21 @@ export interface LoopEngine<S> {
   /** After a slice that yielded or went idle, before new calls start (round-trip mode); an Ending stops the run. */
   readonly afterSlice?: ((status: EngineStatus) => Ending | undefined) | undefined
   readonly suspension?: Suspension<S> | undefined
+  /** What the memory meter (runtime/memory.ts) needs of the engine to measure the run's live heap. */
+  readonly heap?: HeapAccess | undefined
   /** Every line the program logs, once, after the slice that logged it. */
   readonly onLog?: ((line: string) => void) | undefined
+}
+
+export interface HeapAccess {
+  /** True where no host function holds run values: everything the run holds is reachable from the roots. */
+  readonly quiescent: () => boolean
+  /** Where the run's values are reachable from, the realm included. */
+  readonly roots: () => ReadonlyArray<unknown>
+  /** The size of a fresh realm of this runtime: what the meter does not count. */
+  readonly baseline: () => number
+  /** Ends the current slice soon, so that the loop can measure. */
+  readonly yieldSoon: () => void
 }
 
 type LoopEnd<S> = { readonly _tag: "ended"; readonly ending: Ending } | { readonly _tag: "stopped"; readonly stopped: S }
@@ -147,8 +161,15 @@ export const runLoop = <S = never>(
         let status: EngineStatus
         // Set before every slice: a round trip gives the run a new realm.
         run.realm.host.interrupt = interrupt
+        const meter = run.realm.memory
+        const heap = engine.heap
+        if (meter !== undefined && heap !== undefined) meter.onPressure = heap.yieldSoon
         try {
-          status = engine.slice(suspension?.requested() ?? false, deadline === undefined ? undefined : interrupt)
+          status = runMetered(meter, () => engine.slice(suspension?.requested() ?? false, deadline === undefined ? undefined : interrupt))
+          if (meter?.pressure && heap !== undefined && heap.quiescent()) {
+            meter.measure(heap.roots(), heap.baseline())
+            meter.charge(0)
+          }
         } catch (e) {
           if (e instanceof Termination) return ended(e.reason.kind === "TimeoutExceeded" ? timeoutDiagnostic(limits) : terminationDiagnostic(e))
           return ended(`Internal error: ${describeHostError(e)}`)

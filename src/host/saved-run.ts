@@ -23,6 +23,8 @@ export interface SavedRun {
   readonly runId: string
   readonly source: string
   readonly limits: Limits
+  /** Bytes the run has allocated, across every resume: what `maxMemoryBytes` counts (absent without the limit). */
+  readonly memoryBytes?: number
   /** Milliseconds of `run()` the run has used, across every resume: what `timeoutMs` counts. */
   readonly activeMs: number
   /** Names of the extensions whose `snapshot` hooks saved values in this state. */
@@ -74,7 +76,8 @@ const outcome = or(
 export const savedRunShape: Shape = rec({
   runId: str,
   source: str,
-  limits: rec({ timeoutMs: opt(num), maxToolCalls: opt(num), maxOutputBytes: opt(num) }),
+  limits: rec({ timeoutMs: opt(num), maxToolCalls: opt(num), maxOutputBytes: opt(num), maxMemoryBytes: opt(num) }),
+  memoryBytes: opt(nat),
   activeMs: (v, w, c) => {
     num(v, w, c)
     if (!((v as number) >= 0) || !Number.isFinite(v)) mismatch(`${w}: not a duration`)

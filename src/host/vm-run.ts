@@ -176,6 +176,13 @@ export const runSession = (
         return s.vm.run(saving ? SUSPEND_SLICE_STEPS : ctx.roundtrip ? ROUNDTRIP_SLICE_STEPS : ctx.sliceSteps, saving || ctx.roundtrip)
       },
       afterSlice: ctx.roundtrip ? afterSlice : undefined,
+      // A round trip gives the session a new realm and Vm: read them when asked.
+      heap: {
+        quiescent: () => !liveNativeFrame(s.vm),
+        roots: () => [s.realm, s.vm],
+        baseline: ctx.memoryBaseline,
+        yieldSoon: () => s.vm.yieldSoon(),
+      },
       suspension: {
         requested: () => requests.length > 0,
         attempt: Effect.suspend(() => (liveNativeFrame(s.vm) ? Effect.succeed(undefined) : trySuspend(requests.splice(0)))),

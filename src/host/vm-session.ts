@@ -11,6 +11,8 @@ import type { RestoreContext } from "../snapshot/context.ts"
 import { decodeEngine, encodeEngine } from "../snapshot/engine-state.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { checkEnvelope, FORMAT_VERSION, type Snapshot } from "../snapshot/format.ts"
+import { signSnapshot, verifySnapshot } from "../snapshot/signature.ts"
+import { MemoryMeter } from "../runtime/memory.ts"
 import type { HeapRegistry } from "../snapshot/heap-codec.ts"
 import { arr, check, inst, rec } from "../snapshot/shape.ts"
 import { callable, nat, str, value } from "../snapshot/value-shapes.ts"
@@ -41,6 +43,10 @@ export interface VmContext extends RealmSetup {
   readonly roundtrip: boolean
   /** Steps per slice (run.ts SLICE_STEPS; smaller in benchmarks that stop programs at a precise point). */
   readonly sliceSteps: number
+  /** The size of the heap of a fresh realm of this runtime (the pristine one): what the memory meter does not count. */
+  readonly memoryBaseline: () => number
+  /** `snapshotKey`: states are signed when saved and must be when resumed (snapshot/signature.ts). */
+  readonly snapshotKey: Buffer | undefined
 }
 
 export interface Session extends RunState {
@@ -64,6 +70,7 @@ export const newSession = (
   const ledger = new CallLedger(runId, ctx.limits.maxToolCalls)
   const { realm, extensions } = prepareVmRealm(ctx, ledger, now)
   installBindings(realm, bindings)
+  if (ctx.limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(ctx.limits.maxMemoryBytes)
   const vm = new Vm(realm, program, compileForVm(program))
   return { runId, source: program.source, program, limits: ctx.limits, realm, vm, ledger, extensions, calls: new Map(), inbox: [], activeMs: 0 }
 }
@@ -88,6 +95,8 @@ const savedState = (e: CallEntry): SavedCall["state"] => {
  * saved as queued, to run again on resume; a round trip saves them as running, their fibers living on.
  */
 export const captureSession = (ctx: VmContext, s: Session, activeMs: number, forSuspend: boolean): Snapshot => {
+  // States are saved where no native frame is live: the heap can be measured, and the state keeps its live size.
+  s.realm.memory?.measure([s.realm, s.vm], ctx.memoryBaseline())
   const entries = [...s.calls.values()]
   // A round trip keeps the extensions' host values alive, as it keeps the calls' fibers.
   const kept = forSuspend ? encodeExtensionValues(s.extensions) : { extensions: [], values: [] }
@@ -95,6 +104,7 @@ export const captureSession = (ctx: VmContext, s: Session, activeMs: number, for
     runId: s.runId,
     source: s.source,
     limits: { ...s.limits },
+    ...(s.realm.memory === undefined ? {} : { memoryBytes: s.realm.memory.used }),
     activeMs,
     extensions: kept.extensions,
     extensionValues: kept.values,
@@ -108,7 +118,8 @@ export const captureSession = (ctx: VmContext, s: Session, activeMs: number, for
     inbox: [...s.inbox],
   }
   const heap = encodeEngine(ctx.registry, s.realm, s.vm, { calls: entries.map((e) => e.request) }, ctx.pristine())
-  return { format: FORMAT_VERSION, build: buildId(), run, heap }
+  const snapshot: Snapshot = { format: FORMAT_VERSION, build: buildId(), run, heap }
+  return ctx.snapshotKey === undefined ? snapshot : signSnapshot(snapshot, ctx.snapshotKey)
 }
 
 /**
@@ -166,6 +177,17 @@ const decodeExtensionValues = (run: ExtensionRun, saved: SavedRun, lastCallId: n
   }
 }
 
+/** Each limit the runtime sets, as the lower of the saved one and the runtime's. */
+const capLimits = (saved: Limits, own: Limits): Limits => {
+  const capped: Record<string, number | undefined> = { ...saved }
+  for (const [name, max] of Object.entries(own) as Array<[keyof Limits, number | undefined]>) {
+    if (max === undefined) continue
+    const v = saved[name]
+    capped[name] = v === undefined ? max : Math.min(v, max)
+  }
+  return capped as Limits
+}
+
 const hostRoot = rec({
   calls: arr(rec({ callId: nat, path: str, args: arr(value), capability: rec({ promise: inst("PromiseObject"), resolve: callable, reject: callable }) })),
 })
@@ -181,7 +203,7 @@ export const restoreSession = (
   allowRunning = false,
   live?: ExtensionRun,
 ): { session: Session; saved: SavedRun } => {
-  const snapshot = checkEnvelope(input)
+  const snapshot = ctx.snapshotKey === undefined ? checkEnvelope(input) : verifySnapshot(input, ctx.snapshotKey)
   if (snapshot.build !== buildId()) {
     throw new SnapshotError(`the snapshot was saved by another build of codemode (${snapshot.build}; this is ${buildId()})`)
   }
@@ -193,6 +215,8 @@ export const restoreSession = (
   } catch (e) {
     throw new SnapshotError(`the snapshot's limits are invalid: ${e instanceof Error ? e.message : String(e)}`)
   }
+  // An unsigned state may have been edited to raise its limits: this runtime's own limits bound them.
+  if (ctx.snapshotKey === undefined) limits = capLimits(limits, ctx.limits)
   const checked = checkCached(saved.source)
   if (!checked.ok) throw new SnapshotError(`the snapshot's program does not compile: ${checked.diagnostic.message}`)
   let compiled
@@ -206,6 +230,7 @@ export const restoreSession = (
   for (const c of saved.toolCalls) ledger.toolCalls.push(c)
   for (const [id, line, column] of saved.locations) ledger.locations.set(id, { line, column })
   const { realm, toolsHost, extensions } = prepareVmRealm(ctx, ledger, now, live)
+  if (limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(limits.maxMemoryBytes, saved.memoryBytes ?? 0)
   const hostContext: HostContext = { tools: toolsHost, extensions }
   const engine = decodeEngine(ctx.registry, snapshot.heap, realm, checked.program, compiled, hostRoot, hostContext)
   if (live === undefined) decodeExtensionValues(extensions, saved, realm.lastCallId)

@@ -8,6 +8,7 @@
  * Unlike the VM, the tree-walker keeps no binding in a register: one representation, resolved the same way for
  * the code that declares a binding and for the closures that capture it.
  */
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import type { ESTree } from "meriyah"
 import type { Binding, FunctionInfo, Resolution, Scope, ScopeAnalysis } from "../language/scope.ts"
 import { tdzError } from "../runtime/references.ts"
@@ -22,6 +23,7 @@ export class Env {
   readonly slots: Slot[]
   readonly parent: Env | null
   constructor(scope: Scope, slots: Slot[], parent: Env | null) {
+    chargeMemory(Cost.environment + Cost.element * slots.length)
     this.scope = scope
     this.slots = slots
     this.parent = parent

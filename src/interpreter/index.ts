@@ -73,6 +73,16 @@ export class Interpreter {
     if (this.machine !== undefined) this.machine.interruptCheck = check
   }
 
+  /** Ends the current slice at the next step where evaluation can return to the host. */
+  yieldSoon(): void {
+    if (this.machine !== undefined) this.machine.steps = 0
+  }
+
+  /** True between jobs: no evaluation is on the host stack, so everything the run holds is reachable from here. */
+  quiescent(): boolean {
+    return this.machine === undefined || this.machine.frames.length === 0
+  }
+
   run(stepBudget: number): InterpreterStatus {
     const machine = this.machine
     if (machine === undefined) return { kind: "threw", value: this.refused }

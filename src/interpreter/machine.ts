@@ -24,6 +24,7 @@
  * result — is the runtime's (runtime/activation.ts), shared with the VM, and call depth is counted as the VM counts
  * it (script frames and built-ins' Tasks that reached user code), so both engines behave alike.
  */
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { ActivationKind, ActivationKindOf, ActivationReturn, ActivationThrow, Invoke, type Invoker, isHostObject, TakeSuspendedBody } from "../runtime/activation.ts"
 import { Caps } from "../runtime/caps.ts"
 import { ThrowCompletion, throwRangeError } from "../runtime/completion.ts"
@@ -93,6 +94,7 @@ export class Activation {
   disposeCaps: DisposeCapability[] | undefined = undefined
   frame!: Frame
   constructor(m: Machine, code: FunctionCode, func: ScriptFunction, thisValue: Value, newTarget: JSObject | undefined, args: ReadonlyArray<Value>) {
+    chargeMemory(Cost.environment + Cost.element * args.length)
     this.m = m
     this.program = m.program
     this.realm = m.realm

@@ -24,6 +24,7 @@
  * (V8's cycle detection; the spec would recurse until the stack overflows). The set of arrays being joined is
  * per-realm host state, not part of a snapshot: a run suspended in the middle of a join forgets it on resume.
  */
+import { chargeMemory, chargeString, Cost } from "../runtime/memory.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { Caps, checkArrayStorage, checkStringLength } from "../runtime/caps.ts"
 import { PollInterrupt } from "../runtime/interrupt.ts"
@@ -765,6 +766,7 @@ const ArrayProto_push = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value
     const len = thisArg.length
     if (els !== null && els.length === len && (args.length === 1 ? !protoHasIndex(thisArg, len) : !protoChainHasElements(thisArg))) {
       checkArrayStorage(len + args.length)
+      chargeMemory(Cost.element * args.length)
       for (const E of args) els.push(E)
       return (thisArg.length = len + args.length)
     }
@@ -850,6 +852,7 @@ function* ArrayProto_unshift(realm: Realm, thisArg: Value, args: ReadonlyArray<V
     if (len + argCount > MAX_SAFE_INTEGER) return throwTypeError("Invalid array length")
     if (isPlainDense(O) && O.elements.length === len) {
       checkArrayStorage(len + argCount)
+      chargeMemory(Cost.element * argCount)
       O.elements.unshift(...args)
       O.length = len + argCount
       return O.length
@@ -892,6 +895,7 @@ function* ArrayProto_splice(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   const newLen = len - actualDeleteCount + itemCount
   if (isPlainDense(O) && O.elements.length === len) {
     checkArrayStorage(newLen)
+    chargeMemory(Cost.element * itemCount)
     O.elements.splice(actualStart, actualDeleteCount, ...items)
     O.length = newLen
     return A
@@ -996,6 +1000,7 @@ function* ArrayProto_join(realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
       }
       if (R.length > Caps.maxStringLength) checkStringLength(R.length)
     }
+    chargeString(R.length)
     return R
   })
 }
@@ -1023,9 +1028,10 @@ function* ArrayProto_toLocaleString(realm: Realm, thisArg: Value, args: Readonly
       if (nextElement !== undefined && nextElement !== null) {
         const S = yield* ToString(realm, yield* Invoke(realm, nextElement, "toLocaleString", args.slice(0, 2)))
         R += S
-        checkStringLength(R.length)
+        if (R.length > Caps.maxStringLength) checkStringLength(R.length)
       }
     }
+    chargeString(R.length)
     return R
   })
 }

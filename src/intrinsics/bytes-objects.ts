@@ -14,6 +14,7 @@
  * never reach a snapshot; host typed arrays also do the spec's numeric conversions (ToInt8, ToUint8Clamp, the
  * float roundings, BigInt wrapping) exactly.
  */
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { Caps } from "../runtime/caps.ts"
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import { CanonicalNumericIndexString, ToBigInt, ToNumber, ToNumberPrimitive, PrimitiveToBigInt } from "../runtime/conversions.ts"
@@ -193,6 +194,7 @@ export const ArrayBufferByteLength = (b: ArrayBufferObject): number => (b.data =
 /** A fresh byte store of `byteLength` zero bytes, within the run's cap (V8's message when allocation fails). */
 export const CreateByteDataBlock = (byteLength: number): Uint8Array => {
   if (byteLength > Caps.maxArrayBufferBytes) return throwRangeError("Array buffer allocation failed")
+  chargeMemory(Cost.object + byteLength)
   return new Uint8Array(byteLength)
 }
 

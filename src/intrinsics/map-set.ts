@@ -14,6 +14,7 @@
  * NON-SPEC: WeakMap and WeakSet hold their keys strongly (a host Map). Runs are short-lived and their heap is
  * bounded, so nothing observable is lost: weakness is not observable without WeakRef/FinalizationRegistry.
  */
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { checkArrayStorage } from "../runtime/caps.ts"
 import { SandboxError, ThrowCompletion, throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToIntegerOrInfinity, ToNumber } from "../runtime/conversions.ts"
@@ -107,6 +108,7 @@ export class KeyedCollection extends JSObject {
       return
     }
     checkArrayStorage(this.keys.length + 1)
+    chargeMemory(Cost.entry)
     this.index.set(k, this.keys.length)
     this.keys.push(k)
     this.values.push(value)
@@ -701,7 +703,10 @@ const WeakMapProto_has = (realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
 const WeakMapProto_set = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => {
   const M = thisWeak(thisArg, "WeakMap", "WeakMap.prototype.set")
   if (!CanBeHeldWeakly(realm, args[0])) return throwTypeError("Invalid value used as weak map key")
-  if (!M.data.has(args[0])) checkArrayStorage(M.data.size + 1)
+  if (!M.data.has(args[0])) {
+    checkArrayStorage(M.data.size + 1)
+    chargeMemory(Cost.entry)
+  }
   M.data.set(args[0], args[1])
   return M
 }
@@ -721,7 +726,10 @@ function* WeakSet_(realm: Realm, _t: Value, args: ReadonlyArray<Value>, newTarge
 const WeakSetProto_add = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => {
   const S = thisWeak(thisArg, "WeakSet", "WeakSet.prototype.add")
   if (!CanBeHeldWeakly(realm, args[0])) return throwTypeError("Invalid value used in weak set")
-  if (!S.data.has(args[0])) checkArrayStorage(S.data.size + 1)
+  if (!S.data.has(args[0])) {
+    checkArrayStorage(S.data.size + 1)
+    chargeMemory(Cost.entry)
+  }
   S.data.set(args[0], true)
   return S
 }

@@ -9,6 +9,7 @@
  * sandbox array object, and the remaining-elements counter is a shared null-prototype record object with a
  * `count` data property, so a pending combinator is plain data like the rest of the heap.
  */
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { defineAccessors, defineConstructor, defineMethods, defineNativeClosure, defineValues } from "../runtime/builtin.ts"
 import { checkArrayStorage } from "../runtime/caps.ts"
@@ -346,6 +347,7 @@ function* PerformCombinator(
       return resultCapability.promise
     }
     checkArrayStorage(list.elements!.length + 1)
+    chargeMemory(Cost.element)
     list.elements!.push(undefined)
     list.length = list.elements!.length
     const nextPromise = yield* Call(promiseResolve, constructor, [next])

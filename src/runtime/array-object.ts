@@ -4,6 +4,7 @@
  * else (an accessor or a read-only index, a non-writable length, a large gap) moves the elements into the ordinary
  * property map for good, where they behave as on any object. `length` is a field, not a stored property.
  */
+import { chargeMemory, Cost } from "./memory.ts"
 import { checkArrayStorage } from "./caps.ts"
 import { throwRangeError } from "./completion.ts"
 import { JSObject, orderKeys, ValidateAndApplyPropertyDescriptor } from "./object.ts"
@@ -25,6 +26,7 @@ export class ArrayObject extends JSObject {
     super(proto)
     this.kind = "Array"
     checkArrayStorage(elements.length)
+    chargeMemory(Cost.element * elements.length)
     this.elements = elements
     this.length = elements.length
   }
@@ -48,6 +50,7 @@ export class ArrayObject extends JSObject {
     if (!this.extensible || i - els.length > MAX_DENSE_GAP) return false
     if (i >= this.length && !this.lengthWritable) return false
     checkArrayStorage(i + 1)
+    chargeMemory(Cost.element * (i + 1 - els.length))
     while (els.length < i) els.push(EMPTY)
     els.push(v)
     if (i >= this.length) this.length = i + 1
@@ -58,6 +61,7 @@ export class ArrayObject extends JSObject {
   makeSparse(): void {
     const els = this.elements
     if (els === null) return
+    chargeMemory(Cost.property * els.length)
     const rest = [...this.properties]
     this.properties.clear()
     for (let i = 0; i < els.length; i++) {

@@ -3,6 +3,7 @@
  * program ends with a catchable RangeError long before the host process runs out of memory. docs/language.md
  * lists them; change both together.
  */
+import { chargeString } from "./memory.ts"
 import { throwRangeError } from "./completion.ts"
 
 export const Caps = {
@@ -25,8 +26,10 @@ export const Caps = {
   maxSourceLength: 1 << 20,
 } as const
 
+/** Checks the length of a string about to be made, and charges it to the run's memory budget. */
 export const checkStringLength = (n: number): void => {
   if (n > Caps.maxStringLength) throwRangeError("Invalid string length")
+  chargeString(n)
 }
 
 export const checkArrayStorage = (n: number): void => {

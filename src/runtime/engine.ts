@@ -43,7 +43,8 @@ export const RunSlice = (realm: Realm, cursor: JobCursor, machine: SliceMachine,
     if (machine.execute()) return { kind: "yielded" }
     const jobs = realm.jobs
     if (cursor.jobIndex < jobs.length) {
-      if (betweenJobs && ran) return { kind: "yielded" }
+      // The memory meter wants to measure: between two jobs no host function holds run values (runtime/memory.ts).
+      if ((betweenJobs || realm.memory?.pressure === true) && ran) return { kind: "yielded" }
       ran = true
       const job = jobs[cursor.jobIndex++]!
       if (cursor.jobIndex >= JOB_COMPACTION) {

@@ -7,6 +7,7 @@
  * carries in its own code object (the VM's CodeObject, the tree-walker's FunctionCode); the engine-owned code
  * and environment are stored as given.
  */
+import { chargeMemory, Cost } from "./memory.ts"
 import type { FunctionKindName, FunctionRole } from "../language/static-semantics.ts"
 import { MappedArgumentsObject, type ParameterEnvironment, UNMAPPED } from "./arguments-object.ts"
 import { throwTypeError } from "./completion.ts"
@@ -92,6 +93,7 @@ export const CreateArgumentsObject = (
   } else {
     obj = new MappedArgumentsObject(realm.ObjectPrototype, mapping.env, parameterMap)
   }
+  chargeMemory(Cost.property * args.length)
   args.forEach((v, i) => obj.properties.set(String(i), Property.data(v)))
   obj.properties.set("length", Property.data(args.length, true, false, true))
   const values = realm.findIntrinsic("%Array.prototype.values%")

@@ -6,6 +6,7 @@
  * iteration; every `POLL_INTERVAL` calls it asks the host (`RealmHost.interrupt`), which throws a Termination once
  * the time limit has passed, so `timeoutMs` ends the run as it ends a busy loop.
  */
+import { chargeString } from "./memory.ts"
 import type { Realm } from "./realm.ts"
 
 /** Iterations between two questions to the host: well under a millisecond of the cheapest loop. */
@@ -28,6 +29,8 @@ const LONG_STRING = 1 << 16
  * result, so a loop of such calls reaches the time check long before the end of its slice of steps.
  */
 export const PollStringWork = (realm: Realm, thisArg: unknown, first: unknown, result: unknown): void => {
+  // Every string a built-in returns is charged as new (a sliced or unchanged one costs less: an over-estimate).
+  if (typeof result === "string") chargeString(result.length)
   if (typeof thisArg === "string" && thisArg.length > LONG_STRING) PollInterrupt(realm, thisArg.length >>> 8)
   if (typeof first === "string" && first.length > LONG_STRING) PollInterrupt(realm, first.length >>> 8)
   if (typeof result === "string" && result.length > LONG_STRING) PollInterrupt(realm, result.length >>> 8)

@@ -5,6 +5,7 @@
  * override the internal methods. Without Proxy, only [[Get]] and [[Set]] can reach user code (accessors), so only
  * they are Tasks; engines use `lookup` for their fast paths.
  */
+import { chargeMemory, Cost } from "./memory.ts"
 import { checkArrayStorage } from "./caps.ts"
 import { type Task } from "./task.ts"
 import { arrayIndexOf, IsAccessorDescriptor, IsDataDescriptor, IsGenericDescriptor, Property } from "./property.ts"
@@ -38,6 +39,7 @@ export class JSObject {
 
   constructor(proto: JSObject | null) {
     this.proto = proto
+    chargeMemory(Cost.object)
   }
 
   /** Callable objects override this; see function-object.ts. */
@@ -200,6 +202,7 @@ export const ValidateAndApplyPropertyDescriptor = (
   if (current === undefined) {
     if (!extensible) return false
     if (O === undefined) return true
+    chargeMemory(Cost.property)
     const prop = IsAccessorDescriptor(Desc)
       ? Property.accessorOf(Desc.get, Desc.set, Desc.enumerable ?? false, Desc.configurable ?? false)
       : Property.data(Desc.value, Desc.writable ?? false, Desc.enumerable ?? false, Desc.configurable ?? false)

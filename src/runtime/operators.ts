@@ -3,6 +3,7 @@
  * https://tc39.es/ecma262/#sec-numeric-types). `ApplyBinaryOperatorPrimitive` is the whole semantics once both
  * operands are primitive; engines call it directly on their fast path and go through the Task only for objects.
  */
+import { chargeBigInt } from "./memory.ts"
 import { checkStringLength } from "./caps.ts"
 import { SandboxError, throwRangeError, throwTypeError } from "./completion.ts"
 import { ToNumberPrimitive, ToNumeric, ToPrimitive, ToStringPrimitive } from "./conversions.ts"
@@ -63,6 +64,7 @@ const MAX_BIGINT_BITS = 1 << 20
 const checkBigInt = (b: bigint): bigint => {
   // A cheap size test first: only very large values pay for toString.
   if ((b > 0n ? b : -b) >> BigInt(MAX_BIGINT_BITS) !== 0n) throwRangeError("Maximum BigInt size exceeded")
+  chargeBigInt(b)
   return b
 }
 

@@ -7,6 +7,7 @@
  * the intrinsics); a run's realm is usually a fork of a template built that way (realm-fork.ts), whose intrinsics
  * are copied from the template's on first use.
  */
+import type { MemoryMeter } from "./memory.ts"
 import type { JSObject } from "./object.ts"
 import type { Job, PromiseCapability } from "./promise.ts"
 import type { Fork } from "./realm-fork.ts"
@@ -75,6 +76,8 @@ export class Realm {
   /** console output, already formatted. */
   readonly logs: string[] = []
   host: RealmHost = { currentLocation: () => undefined }
+  /** The run's memory budget (`limits.maxMemoryBytes`), charged while its slices run; none without the limit. */
+  memory: MemoryMeter | undefined = undefined
   /** `PollInterrupt` calls left before the next one asks the host; a sampling counter, not run state (never saved). */
   pollCountdown = 0
 

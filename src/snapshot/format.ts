@@ -37,6 +37,8 @@ export interface Snapshot {
   /** The host's record of the run: its id, source, limits, calls, time used. */
   readonly run: unknown
   readonly heap: EncodedHeap
+  /** HMAC-SHA-256 (base64) of the rest, under the key of a runtime made with `snapshotKey` (signature.ts). */
+  readonly signature?: string
 }
 
 const MAGIC = Buffer.from("CMSN", "latin1")
@@ -113,5 +115,6 @@ export const checkEnvelope = (s: unknown): Snapshot => {
   if (o.format !== FORMAT_VERSION) throw new SnapshotError(`snapshot format ${JSON.stringify(o.format)} is not supported (this build reads ${FORMAT_VERSION})`)
   if (typeof o.build !== "string") throw new SnapshotError("the snapshot has no build id")
   if (typeof o.heap !== "object" || o.heap === null || !("run" in o)) throw new SnapshotError("the snapshot has no run or heap")
+  if (o.signature !== undefined && typeof o.signature !== "string") throw new SnapshotError("the snapshot's signature is not a string")
   return o as unknown as Snapshot
 }

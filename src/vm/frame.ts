@@ -5,6 +5,7 @@
  * built-in's Task (see runtime/task.ts). Frames live in the VM's own array, never on the host stack; a suspended
  * generator or async function keeps its frame in its generator object until it is resumed.
  */
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import type { CodeObject } from "../bytecode/code.ts"
 import { ActivationKind } from "../runtime/activation.ts"
 import type { ThrowCompletion } from "../runtime/completion.ts"
@@ -19,6 +20,7 @@ export class Environment {
   readonly slots: Array<Value | Empty | PrivateName>
   readonly parent: Environment | null
   constructor(slots: Array<Value | Empty | PrivateName>, parent: Environment | null) {
+    chargeMemory(Cost.environment + Cost.element * slots.length)
     this.slots = slots
     this.parent = parent
   }
@@ -66,6 +68,7 @@ export class Frame {
     args: ReadonlyArray<Value> | undefined,
     task: Task<Value> | undefined,
   ) {
+    chargeMemory(Cost.environment + Cost.element * regs.length)
     this.kind = kind
     this.code = code
     this.regs = regs

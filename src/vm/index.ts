@@ -89,6 +89,11 @@ export class Vm {
     this.promise.isHandled = true
   }
 
+  /** Ends the current slice at the next step (the memory meter wants to measure at its boundary). */
+  yieldSoon(): void {
+    if (this.machine !== undefined) this.machine.steps = 0
+  }
+
   /** `betweenJobs`: also stop (yielded) as soon as a job has run and the stack is empty, before the next job. */
   run(stepBudget: number, betweenJobs = false): VmStatus {
     const machine = this.machine

@@ -1,0 +1,70 @@
+/**
+ * Signed snapshots (`CodeMode.make({ snapshotKey })`). A saved state is the whole run — its limits, its admitted
+ * calls, its heap — so a host that keeps states where others can write them (a database row, a client's hands)
+ * signs them: the signature is an HMAC-SHA-256, under the runtime's key, of the snapshot's JSON text without the
+ * signature (`format`, `build`, `run`, `heap`, in that order, as `JSON.stringify` writes them). It is stored in
+ * the snapshot itself, so it survives the JSON and the binary forms alike.
+ *
+ * Verification never trusts the input: the text signed is made from the input once, checked, and the snapshot
+ * resumed is parsed back from that same text, so nothing read after the check (a getter, a shared object
+ * changed later) can differ from what was signed.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto"
+import { SnapshotError } from "./errors.ts"
+import { checkEnvelope, type Snapshot } from "./format.ts"
+
+/**
+ * The key of `snapshotKey`: a string (its UTF-8 bytes) or bytes, at least 16 bytes long.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type SnapshotKey = string | Uint8Array
+
+const MIN_KEY_BYTES = 16
+
+/** The key's bytes; a key that is not one, or too short to resist guessing, is a TypeError at `make`. */
+export const checkSnapshotKey = (key: unknown): Buffer => {
+  let bytes: Buffer
+  if (typeof key === "string") bytes = Buffer.from(key, "utf8")
+  else if (key instanceof Uint8Array) bytes = Buffer.from(key)
+  else throw new TypeError("snapshotKey must be a string or a Uint8Array")
+  if (bytes.length < MIN_KEY_BYTES) throw new TypeError(`snapshotKey must be at least ${MIN_KEY_BYTES} bytes long, got ${bytes.length}`)
+  return bytes
+}
+
+const unsignedText = (s: { readonly format: unknown; readonly build: unknown; readonly run: unknown; readonly heap: unknown }): string =>
+  JSON.stringify({ format: s.format, build: s.build, run: s.run, heap: s.heap })
+
+const mac = (key: Buffer, text: string): Buffer => createHmac("sha256", key).update(text, "utf8").digest()
+
+/** `snapshot` with its signature under `key`. */
+export const signSnapshot = (snapshot: Snapshot, key: Buffer): Snapshot => ({
+  format: snapshot.format,
+  build: snapshot.build,
+  run: snapshot.run,
+  heap: snapshot.heap,
+  signature: mac(key, unsignedText(snapshot)).toString("base64"),
+})
+
+/** The snapshot `input` holds, if it is signed under `key`; SnapshotError when unsigned, altered or not a snapshot. */
+export const verifySnapshot = (input: unknown, key: Buffer): Snapshot => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) throw new SnapshotError("a snapshot must be an object")
+  const o = input as Record<string, unknown>
+  const signature = o["signature"]
+  if (signature === undefined) throw new SnapshotError("the snapshot is not signed, and this runtime accepts only signed snapshots")
+  if (typeof signature !== "string") throw new SnapshotError("the snapshot's signature is not a string")
+  let text: string
+  try {
+    text = unsignedText({ format: o["format"], build: o["build"], run: o["run"], heap: o["heap"] })
+  } catch (e) {
+    throw new SnapshotError(`the snapshot cannot be read: ${e instanceof Error ? e.message : String(e)}`)
+  }
+  if (typeof text !== "string") throw new SnapshotError("a snapshot must be an object")
+  const given = Buffer.from(signature, "base64")
+  const expected = mac(key, text)
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new SnapshotError("the snapshot's signature does not match: it was altered, or signed with another key")
+  }
+  return checkEnvelope({ ...(JSON.parse(text) as object), signature })
+}
