@@ -28,7 +28,8 @@ import { ServerConfig } from "../config.ts"
 import { Executor, fromLibrary, type Outcome, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
 import type { ToChild, ToParent, ToolSpec } from "./protocol.ts"
 
-const CHILD = fileURLToPath(new URL("./child.ts", import.meta.url))
+// Beside this file: child.ts in a checkout, child.js in the compiled package (tsc rewrites imports, not URLs).
+const CHILD = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./child.ts" : "./child.js", import.meta.url))
 
 export interface PoolOptions {
   readonly size: number
