@@ -68,9 +68,29 @@ export class RegExpObject extends JSObject {
 // ---------------------------------------------------------------------------------------------------------------
 // The host matcher cache
 
-const MAX_CACHED = 512
-/** flags + "/" + source -> compiled host RegExp, for validation and `source`. */
-const hostCache = new Map<string, RegExp>()
+/**
+ * A process-wide cache keyed by flags + "/" + source. It outlives runs, so it is bounded both in entries and in the
+ * pattern text it keeps alive (a program can build a pattern of millions of characters); the oldest go first.
+ */
+class PatternCache<V> {
+  private readonly entries = new Map<string, V>()
+  private chars = 0
+  get(key: string): V | undefined {
+    return this.entries.get(key)
+  }
+  set(key: string, value: V): void {
+    while (this.entries.size > 0 && (this.entries.size >= 512 || this.chars + key.length > 1 << 22)) {
+      const oldest = this.entries.keys().next().value!
+      this.entries.delete(oldest)
+      this.chars -= oldest.length
+    }
+    this.entries.set(key, value)
+    this.chars += key.length
+  }
+}
+
+/** Compiled host RegExps, for validation and `source`. */
+const hostCache = new PatternCache<RegExp>()
 
 const hostRegExp = (source: string, flags: string): RegExp => {
   const key = `${flags}/${source}`
@@ -84,7 +104,6 @@ const hostRegExp = (source: string, flags: string): RegExp => {
       if (e instanceof SyntaxError) throw new SandboxError("SyntaxError", e.message)
       throw e
     }
-    if (hostCache.size >= MAX_CACHED) hostCache.delete(hostCache.keys().next().value!)
     hostCache.set(key, re)
   }
   return re
@@ -100,8 +119,8 @@ interface Matcher {
   exec(S: string, poll: (work: number) => void): RegExpExecArray | null
 }
 
-/** hostFlags + "/" + source -> matcher. Used only with an explicit lastIndex. */
-const matcherCache = new Map<string, Matcher>()
+/** Matchers by host flags and source. Used only with an explicit lastIndex. */
+const matcherCache = new PatternCache<Matcher>()
 
 const matcherFor = (source: string, hostFlags: string): Matcher => {
   const key = `${hostFlags}/${source}`
@@ -109,10 +128,19 @@ const matcherFor = (source: string, hostFlags: string): Matcher => {
   if (m === undefined) {
     const host = hostRegExp(source, hostFlags)
     m = linearEngineRefuses(source, hostFlags) ? new InterruptibleRegExp(source, hostFlags) : host
-    if (matcherCache.size >= MAX_CACHED) matcherCache.delete(matcherCache.keys().next().value!)
     matcherCache.set(key, m)
   }
   return m
+}
+
+/** V8 compiles a pattern at its first match and may refuse it then ("Regular expression too large"). */
+const execMatcher = (re: Matcher, S: string, realm: Realm): RegExpExecArray | null => {
+  try {
+    return re.exec(S, pollOf(realm))
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new SandboxError("SyntaxError", e.message)
+    throw e
+  }
 }
 
 /** The matcher RegExpBuiltinExec's loop uses: a search from lastIndex (`g` added unless sticky). */
@@ -201,7 +229,7 @@ export function* RegExpBuiltinExec(realm: Realm, R: RegExpObject, S: string): Ta
     // 11-12. The matcher loop: the host's `g` (or `y`) search from lastIndex is exactly this loop.
     const re = matcherOf(R)
     re.lastIndex = lastIndex
-    m = re.exec(S, pollOf(realm))
+    m = execMatcher(re, S, realm)
   }
   if (m === null) {
     // A failure: global or sticky expressions reset lastIndex (sticky at the failed position, global past the end).
@@ -330,7 +358,7 @@ const collectNatively = (realm: Realm, R: JSObject, S: string, global: boolean, 
     // One RegExpBuiltinExec: lastIndex is used (and updated) only when sticky.
     const li = IntegerOrInfinity(lastIndexProp.value as number)
     const start = sticky ? (li <= 0 ? 0 : li) : 0
-    const m = start <= S.length ? ((re.lastIndex = start), re.exec(S, pollOf(realm))) : null
+    const m = start <= S.length ? ((re.lastIndex = start), execMatcher(re, S, realm)) : null
     if (sticky) lastIndexProp.value = m === null ? 0 : m.index + m[0].length
     if (m !== null) out.push(m)
     return out
@@ -340,7 +368,7 @@ const collectNatively = (realm: Realm, R: JSObject, S: string, global: boolean, 
   for (;;) {
     PollInterrupt(realm)
     re.lastIndex = lastIndex
-    const m = lastIndex <= S.length ? re.exec(S, pollOf(realm)) : null
+    const m = lastIndex <= S.length ? execMatcher(re, S, realm) : null
     if (m === null) break
     out.push(m)
     checkArrayStorage(out.length)
@@ -375,7 +403,7 @@ const splitNatively = (realm: Realm, R: RegExpObject, S: string, lim: number): V
   const A: Value[] = []
   if (size === 0) {
     re.lastIndex = 0
-    const z = re.exec(S, pollOf(realm))
+    const z = execMatcher(re, S, realm)
     return z !== null ? A : [S]
   }
   let p = 0
@@ -383,7 +411,7 @@ const splitNatively = (realm: Realm, R: RegExpObject, S: string, lim: number): V
   while (q < size) {
     PollInterrupt(realm)
     re.lastIndex = q
-    const z = re.exec(S, pollOf(realm))
+    const z = execMatcher(re, S, realm)
     if (z === null || z.index >= size) break
     const e = Math.min(z.index + z[0].length, size)
     if (e === p) {

@@ -49,6 +49,14 @@ describe.each(engines)("regular expressions cannot hold the host past timeoutMs 
     expect(nested).toMatchObject({ ok: true, value: 201 })
   })
 
+  it("a pattern too long for the matcher (or for V8) is a SyntaxError", async () => {
+    const long = await run('new RegExp("a".repeat(7e4) + "|b", "i").test("b")', engine)
+    expect(long).toMatchObject({ ok: false, error: { kind: "ExecutionFailure", message: expect.stringMatching(/^SyntaxError: Invalid regular expression: a pattern of 70002 characters is longer/) } })
+    const onV8 = await run('new RegExp("a".repeat(7e4) + "|b").test("b")', engine)
+    expect(onV8).toMatchObject({ ok: false, error: { kind: "ExecutionFailure", message: expect.stringMatching(/^SyntaxError: .*Regular expression too large$/) } })
+    expect(await run('new RegExp("a".repeat(3e4) + "|b", "i").test("B")', engine)).toMatchObject({ ok: true, value: true })
+  })
+
   it("a pattern the linear engine refuses gives V8's answers through the whole RegExp protocol", async () => {
     const code = `[
       "2024-01-31 and 1999-12-01".replace(/(\\d+)-(\\d+)-(\\d+)/gd, "$3/$2/$1"),

@@ -32,19 +32,40 @@ const BUILTIN: Record<"d" | "D" | "s" | "S" | "w" | "W", CharTest> = {
 
 const PAGE_BITS = 8
 
+/**
+ * Remembered answers outlive runs, so all atoms together keep at most MAX_PAGES pages (4 MiB); past that every
+ * atom forgets its answers (a new generation) and asks V8 again.
+ */
+const MAX_PAGES = 1 << 14
+let pagesInUse = 0
+let generation = 0
+
 /** An atom answered by V8, with its answers kept per 256-character page. */
 class HostAtom {
   private readonly re: RegExp
-  private readonly pages: Array<Int8Array | undefined> = []
+  private pages: Array<Int8Array | undefined> = []
+  private generation = generation
   private readonly unicode: boolean
   constructor(source: string, flags: string, unicode: boolean) {
     this.re = new RegExp(`^(?:${source})$`, flags)
     this.unicode = unicode
   }
   readonly test = (c: number): boolean => {
+    if (this.generation !== generation) {
+      this.pages = []
+      this.generation = generation
+    }
     const page = c >>> PAGE_BITS
     let known = this.pages[page]
-    if (known === undefined) known = this.pages[page] = new Int8Array(1 << PAGE_BITS)
+    if (known === undefined) {
+      if (++pagesInUse > MAX_PAGES) {
+        generation++
+        pagesInUse = 1
+        this.pages = []
+        this.generation = generation
+      }
+      known = this.pages[page] = new Int8Array(1 << PAGE_BITS)
+    }
     const slot = c & ((1 << PAGE_BITS) - 1)
     let answer = known[slot]!
     if (answer === 0) {

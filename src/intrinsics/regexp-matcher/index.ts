@@ -33,6 +33,8 @@ export const linearEngineRefuses = (source: string, flags: string): boolean => {
 
 type IndexPair = [number, number] | undefined
 
+const MAX_PATTERN_LENGTH = 1 << 16
+
 export class InterruptibleRegExp {
   lastIndex = 0
   private readonly program: Program
@@ -43,6 +45,10 @@ export class InterruptibleRegExp {
 
   /** `flags` as the host RegExp would have them: with `g` or `y`, exec searches from lastIndex. */
   constructor(source: string, flags: string) {
+    // Its tree and code take host memory in proportion to the pattern; patterns are far shorter than this.
+    if (source.length > MAX_PATTERN_LENGTH) {
+      throw new SandboxError("SyntaxError", `Invalid regular expression: a pattern of ${source.length} characters is longer than the interruptible matcher takes (${MAX_PATTERN_LENGTH})`)
+    }
     let pattern
     try {
       pattern = parsePattern(source, flags)
