@@ -42,6 +42,13 @@ describe.each(engines)("regular expressions cannot hold the host past timeoutMs 
     expect(await run('/^(?:a|bc)*d/i.test("a".repeat(1e5) + "d")', engine)).toMatchObject({ ok: true, value: true })
   })
 
+  it("the backtracking stack a match grows is charged to maxMemoryBytes", async () => {
+    const code = '/^(?:a|bc)*d/i.test("a".repeat(1e6))'
+    const limits = { maxMemoryBytes: 8 * 1024 * 1024, timeoutMs: 10_000 }
+    const result = await Effect.runPromise(CodeMode.execute({ code, engine, limits }))
+    expect(result).toMatchObject({ ok: false, error: { kind: "ExecutionFailure", message: expect.stringMatching(/^Memory limit exceeded/) } })
+  })
+
   it("a pattern nested deeper than the matcher can read is a SyntaxError, and shallower ones run", async () => {
     const deep = await run('const d = 20000; new RegExp("(".repeat(d) + "a" + ")".repeat(d) + "\\\\1").test("aa")', engine)
     expect(deep).toMatchObject({ ok: false, error: { kind: "ExecutionFailure", message: "SyntaxError: Invalid regular expression: too deeply nested" } })

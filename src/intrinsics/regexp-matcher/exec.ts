@@ -9,6 +9,7 @@
  * atomic, as the spec says), a negative one succeeds when backtracking reaches its barrier.
  */
 import { SandboxError } from "../../runtime/completion.ts"
+import { chargeMemory } from "../../runtime/memory.ts"
 import { caseEquals, type StringsTest } from "./charset.ts"
 import { Op, type Program } from "./compile.ts"
 
@@ -31,6 +32,8 @@ const ENTRY = 5
 /** V8 gives up on a match whose backtracking stack passes 64 MiB; ours stops at about the same size. */
 const MAX_STACK = 1 << 23
 const MAX_TRAIL = 1 << 22
+/** The buffers' first size (a power of two, so that they grow to exactly the maxima). */
+const SMALL = 256
 
 const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
 const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
@@ -83,9 +86,9 @@ const readChar = (S: string, pos: number, dir: number, unicode: boolean): number
 export class Machine {
   /** Captures (start, end per group; -1 when unset) and registers, as the last successful match left them. */
   readonly mem: Float64Array
-  private stack: Int32Array = new Int32Array(256)
-  private trailSlot = new Int32Array(256)
-  private trailOld = new Float64Array(256)
+  private stack: Int32Array = new Int32Array(SMALL)
+  private trailSlot = new Int32Array(SMALL)
+  private trailOld = new Float64Array(SMALL)
   private budget = POLL_EVERY
   /** Stack and trail heights of the attempt in progress. */
   private sp = 0
@@ -107,8 +110,10 @@ export class Machine {
     }
   }
 
+  /** Buffers grown by a match are charged to the run's memory budget, and given back when it ends (`shrink`). */
   private growStack(): Int32Array {
     if (this.stack.length >= MAX_STACK) overflow()
+    chargeMemory(this.stack.length * 8)
     const bigger = new Int32Array(this.stack.length * 2)
     bigger.set(this.stack)
     return (this.stack = bigger)
@@ -116,12 +121,22 @@ export class Machine {
 
   private growTrail(): void {
     if (this.trailSlot.length >= MAX_TRAIL) overflow()
+    chargeMemory(this.trailSlot.length * 24)
     const slots = new Int32Array(this.trailSlot.length * 2)
     slots.set(this.trailSlot)
     const old = new Float64Array(this.trailOld.length * 2)
     old.set(this.trailOld)
     this.trailSlot = slots
     this.trailOld = old
+  }
+
+  /** Drops buffers a match grew, so a cached pattern keeps no more than a small machine between matches. */
+  shrink(): void {
+    if (this.stack.length > SMALL) this.stack = new Int32Array(SMALL)
+    if (this.trailSlot.length > SMALL) {
+      this.trailSlot = new Int32Array(SMALL)
+      this.trailOld = new Float64Array(SMALL)
+    }
   }
 
   /** Records slot's value on the trail (unless no choice point could undo it) and sets it. */

@@ -66,10 +66,18 @@ export class InterruptibleRegExp {
   }
 
   exec(S: string, poll: Poll = () => {}): RegExpExecArray | null {
-    const { unicode, firstChar, firstTest, anchored } = this.program
     // No program code runs during a match, so one machine per pattern serves every exec.
     const machine = (this.machine ??= new Machine(this.program))
     machine.poll = poll
+    try {
+      return this.search(S, machine)
+    } finally {
+      machine.shrink()
+    }
+  }
+
+  private search(S: string, machine: Machine): RegExpExecArray | null {
+    const { unicode, firstChar, firstTest, anchored } = this.program
     let i = this.lastIndex
     // From inside a surrogate pair V8 first tries from the pair's start, then from where it was asked to: for a
     // search the first covers the second.
