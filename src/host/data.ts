@@ -12,7 +12,7 @@ import { JSObject } from "../runtime/object.ts"
 import { PrimitiveWrapper } from "../runtime/primitive-wrapper.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
-import { EMPTY, SymbolValue, type Value } from "../runtime/value.ts"
+import { EMPTY, type Value } from "../runtime/value.ts"
 
 /**
  * @since 0.1.0
@@ -77,8 +77,11 @@ const countEscapes = (s: string): number => {
   return n
 }
 
-/** Copies a sandbox value out as JSON data; `undefined` means "no JSON representation" (as JSON.stringify). */
-export const toData = (v: Value, depth = 0, seen: Set<JSObject> = new Set(), budget: DataBudget = new DataBudget()): DataValue | undefined => {
+/** `primitiveData` of a value that is not a JSON primitive. */
+const NOT_PRIMITIVE: unique symbol = Symbol("not primitive")
+
+/** A JSON primitive as it is copied (non-finite numbers become null, -0 becomes 0); a BigInt is refused. */
+const primitiveData = (v: unknown, budget: DataBudget): DataValue | typeof NOT_PRIMITIVE => {
   if (v === null || typeof v === "boolean") {
     budget.spend(5)
     return v
@@ -91,45 +94,70 @@ export const toData = (v: Value, depth = 0, seen: Set<JSObject> = new Set(), bud
     budget.number(v)
     return Number.isFinite(v) ? (Object.is(v, -0) ? 0 : v) : null
   }
-  if (v === undefined || v instanceof SymbolValue) return undefined
   if (typeof v === "bigint") throw new DataError("BigInt values cannot be serialized")
-  if (v.isCallable()) return undefined
+  return NOT_PRIMITIVE
+}
+
+/** Copies the container `o` with `fill`, refusing it past MAX_DEPTH or when it is already being copied (a cycle). */
+const container = <D extends DataValue>(o: object, depth: number, seen: Set<object>, fill: () => D): D => {
+  if (depth >= MAX_DEPTH) throw new DataError(`Data is nested deeper than ${MAX_DEPTH} levels`)
+  if (seen.has(o)) throw new DataError("Data contains a circular reference")
+  seen.add(o)
+  try {
+    return fill()
+  } finally {
+    seen.delete(o)
+  }
+}
+
+/** An array of `n` items; an item without a JSON representation becomes null, as in JSON.stringify. */
+const arrayData = (n: number, budget: DataBudget, item: (i: number) => DataValue | undefined): DataValue[] => {
+  budget.entries(n)
+  const out: DataValue[] = []
+  for (let i = 0; i < n; i++) out.push(item(i) ?? null)
+  return out
+}
+
+/** An object of the string keys among `keys`; an entry without a JSON representation is left out. */
+const objectData = (keys: ReadonlyArray<unknown>, budget: DataBudget, item: (key: string) => DataValue | undefined): Record<string, DataValue> => {
+  budget.entries(keys.length)
+  const out: Record<string, DataValue> = {}
+  for (const key of keys) {
+    if (typeof key !== "string") continue
+    const value = item(key)
+    if (value === undefined) continue
+    budget.string(key)
+    setData(out, key, value)
+  }
+  return out
+}
+
+/** Copies a sandbox value out as JSON data; `undefined` means "no JSON representation" (as JSON.stringify). */
+export const toData = (v: Value, depth = 0, seen: Set<object> = new Set(), budget: DataBudget = new DataBudget()): DataValue | undefined => {
+  const primitive = primitiveData(v, budget)
+  if (primitive !== NOT_PRIMITIVE) return primitive
+  if (!(v instanceof JSObject) || v.isCallable()) return undefined
   if (v instanceof PrimitiveWrapper) return v.kind === "Symbol" ? undefined : toData(v.primitive, depth, seen, budget)
   if (v.kind === "Date") {
     const t = (v as JSObject & { dateValue?: number }).dateValue
     budget.spend(30)
     return typeof t === "number" && Number.isFinite(t) ? new Date(t).toISOString() : null
   }
-  if (depth >= MAX_DEPTH) throw new DataError(`Data is nested deeper than ${MAX_DEPTH} levels`)
-  if (seen.has(v)) throw new DataError("Data contains a circular reference")
-  seen.add(v)
-  try {
-    if (v instanceof ArrayObject) {
-      budget.entries(v.length)
-      const out: DataValue[] = []
-      for (let i = 0; i < v.length; i++) {
+  if (v instanceof ArrayObject) {
+    return container(v, depth, seen, () =>
+      arrayData(v.length, budget, (i) => {
         const own = v.getOwnElement(i)
         const item = own === undefined ? v.lookup(String(i))?.value : own === EMPTY ? v.proto?.lookup(String(i))?.value : own
-        out.push(toData(item as Value, depth + 1, seen, budget) ?? null)
-      }
-      return out
-    }
-    const out: Record<string, DataValue> = {}
-    const keys = v.OwnPropertyKeys()
-    budget.entries(keys.length)
-    for (const key of keys) {
-      if (typeof key !== "string") continue
-      const p = v.GetOwnProperty(key)
-      if (p === undefined || !p.enumerable || p.accessor) continue
-      const item = toData(p.value, depth + 1, seen, budget)
-      if (item === undefined) continue
-      budget.string(key)
-      setData(out, key, item)
-    }
-    return out
-  } finally {
-    seen.delete(v)
+        return toData(item as Value, depth + 1, seen, budget)
+      }),
+    )
   }
+  return container(v, depth, seen, () =>
+    objectData(v.OwnPropertyKeys(), budget, (key) => {
+      const p = v.GetOwnProperty(key)
+      return p === undefined || !p.enumerable || p.accessor ? undefined : toData(p.value, depth + 1, seen, budget)
+    }),
+  )
 }
 
 /** `out[key] = value`, also for the key `__proto__` (which plain assignment would treat as the prototype). */
@@ -148,21 +176,10 @@ const setData = (out: Record<string, DataValue>, key: string, value: DataValue):
  * "no value".
  */
 export const hostToData = (v: unknown, depth = 0, seen: Set<object> = new Set(), key = "", budget: DataBudget = new DataBudget()): DataValue | undefined => {
-  if (v === null || typeof v === "boolean") {
-    budget.spend(5)
-    return v
-  }
-  if (typeof v === "string") {
-    budget.string(v)
-    return v
-  }
-  if (typeof v === "number") {
-    budget.number(v)
-    return Number.isFinite(v) ? (Object.is(v, -0) ? 0 : v) : null
-  }
-  if (v === undefined || typeof v === "function" || typeof v === "symbol") return undefined
-  if (typeof v === "bigint") throw new DataError("BigInt values cannot be serialized")
-  const o = v as object
+  const primitive = primitiveData(v, budget)
+  if (primitive !== NOT_PRIMITIVE) return primitive
+  if (typeof v !== "object" || v === null) return undefined
+  const o = v
   const toJSON = (o as { toJSON?: unknown }).toJSON
   if (typeof toJSON === "function") {
     const replaced: unknown = toJSON.call(o, key)
@@ -172,30 +189,10 @@ export const hostToData = (v: unknown, depth = 0, seen: Set<object> = new Set(),
   if (o instanceof Map || o instanceof Set || o instanceof WeakMap || o instanceof WeakSet || o instanceof Promise || o instanceof ArrayBuffer || ArrayBuffer.isView(o)) {
     throw new DataError(`A ${o.constructor.name} is not plain data`)
   }
-  if (depth >= MAX_DEPTH) throw new DataError(`Data is nested deeper than ${MAX_DEPTH} levels`)
-  if (seen.has(o)) throw new DataError("Data contains a circular reference")
-  seen.add(o)
-  try {
-    if (Array.isArray(o)) {
-      const n = o.length
-      budget.entries(n)
-      const out: DataValue[] = []
-      for (let i = 0; i < n; i++) out.push(hostToData(o[i], depth + 1, seen, String(i), budget) ?? null)
-      return out
-    }
-    const keys = Object.keys(o)
-    budget.entries(keys.length)
-    const out: Record<string, DataValue> = {}
-    for (const k of keys) {
-      const item = hostToData((o as Record<string, unknown>)[k], depth + 1, seen, k, budget)
-      if (item === undefined) continue
-      budget.string(k)
-      setData(out, k, item)
-    }
-    return out
-  } finally {
-    seen.delete(o)
-  }
+  if (Array.isArray(o)) return container(o, depth, seen, () => arrayData(o.length, budget, (i) => hostToData(o[i], depth + 1, seen, String(i), budget)))
+  return container(o, depth, seen, () =>
+    objectData(Object.keys(o), budget, (k) => hostToData((o as Record<string, unknown>)[k], depth + 1, seen, k, budget)),
+  )
 }
 
 /** Builds sandbox values from host JSON data. */

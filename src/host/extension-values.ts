@@ -40,6 +40,7 @@ import {
 import { DateObject } from "../intrinsics/date.ts"
 import { MapObject, SetObject } from "../intrinsics/map-set.ts"
 import { RegExpCreateLiteral, RegExpObject } from "../intrinsics/regexp.ts"
+import { base64ToBytes, bytesToBase64, numberTag, taggedNumber } from "../snapshot/json-scalars.ts"
 import { DataBudget, DataError, MAX_DEPTH, type DataValue } from "./data.ts"
 import { isAsyncFunction } from "./extension.ts"
 
@@ -63,8 +64,11 @@ export interface FunctionRef {
 
 const ERROR_TYPES = new Set<string>(["Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError"])
 
-const base64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")
-const fromBase64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "base64"))
+const fromBase64 = (text: Wire | undefined): Uint8Array => {
+  const bytes = base64ToBytes(text)
+  if (bytes === undefined) throw new DataError("malformed bytes")
+  return bytes
+}
 
 /** `.key` or `[key]`, as a program would write the access. */
 const accessText = (key: string): string => (/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : /^(?:0|[1-9]\d*)$/.test(key) ? `[${key}]` : `[${JSON.stringify(key)}]`)
@@ -289,7 +293,7 @@ export const toWire = (ctx: WireContext, v: unknown, base: ReadonlyArray<string>
   }
   const bytesWire = (bytes: Uint8Array): string => {
     budget.spend(Math.ceil(bytes.byteLength / 3) * 4)
-    return base64(bytes)
+    return bytesToBase64(bytes)
   }
   return go(v, base, 0)
 }
@@ -306,11 +310,8 @@ const read = (o: object, key: string): unknown => {
 }
 
 const numberWire = (x: number): Wire => {
-  if (Number.isNaN(x)) return ["n", "NaN"]
-  if (x === Infinity) return ["n", "Infinity"]
-  if (x === -Infinity) return ["n", "-Infinity"]
-  if (Object.is(x, -0)) return ["n", "-0"]
-  return x
+  const tag = numberTag(x)
+  return tag === undefined ? x : ["n", tag]
 }
 
 const typedArrayNameOf = (o: ArrayBufferView): TypedArrayName => {
@@ -360,12 +361,12 @@ export const fromWire = (realm: Realm, w: Wire, makeFunction: (ref: FunctionRef)
     case "r":
       return RegExpCreateLiteral(realm, String(rest[0]), String(rest[1]))
     case "ab":
-      return CreateArrayBufferFromBytes(realm, fromBase64(String(rest[0])))
+      return CreateArrayBufferFromBytes(realm, fromBase64(rest[0]))
     case "t": {
       const name = String(rest[0]) as TypedArrayName
       const info = ElementInfoOf.get(name)
       if (info === undefined) throw new DataError("malformed typed array")
-      const buffer = CreateArrayBufferFromBytes(realm, fromBase64(String(rest[1])))
+      const buffer = CreateArrayBufferFromBytes(realm, fromBase64(rest[1]))
       if (buffer.data!.length % info.size !== 0) throw new DataError("malformed typed array")
       return new TypedArrayObject(realm.intrinsic(`%${name}.prototype%`), name, buffer, 0, buffer.data!.length / info.size)
     }
@@ -399,18 +400,9 @@ export const fromWire = (realm: Realm, w: Wire, makeFunction: (ref: FunctionRef)
 }
 
 const specialNumber = (w: Wire | undefined): number => {
-  switch (w) {
-    case "NaN":
-      return NaN
-    case "Infinity":
-      return Infinity
-    case "-Infinity":
-      return -Infinity
-    case "-0":
-      return -0
-    default:
-      throw new DataError("malformed number")
-  }
+  const n = taggedNumber(w)
+  if (n === undefined) throw new DataError("malformed number")
+  return n
 }
 
 const objectOf = (realm: Realm, shown: Wire | undefined, hidden: Wire | undefined, go: (x: Wire) => Value): JSObject => {
@@ -439,7 +431,7 @@ export const plainToWire = (v: unknown, depth = 0, seen: Set<object> = new Set()
   if (typeof v !== "object") throw new DataError(`a ${typeof v} is not plain data`)
   if (depth >= 64) throw new DataError("Data is nested deeper than 64 levels")
   if (seen.has(v)) throw new DataError("Data contains a circular reference")
-  if (v instanceof Uint8Array) return ["t", "Uint8Array", base64(v)]
+  if (v instanceof Uint8Array) return ["t", "Uint8Array", bytesToBase64(v)]
   seen.add(v)
   try {
     if (Array.isArray(v)) return ["a", ...v.map((x) => plainToWire(x, depth + 1, seen))]

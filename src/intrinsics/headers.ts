@@ -17,7 +17,7 @@ import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { SymbolValue, type Value, WellKnownSymbols } from "../runtime/value.ts"
 import { checkArrayStorage, checkStringLength } from "../runtime/caps.ts"
-import { iteratorPrototypeOf, iterResult, markEnumerable, throwCodedError } from "./web.ts"
+import { iteratorPrototypeOf, markEnumerable, pairIteratorNext, type PairIterationKind, throwCodedError } from "./web.ts"
 
 type Args = ReadonlyArray<Value>
 
@@ -238,9 +238,9 @@ function* HeadersProto_forEach(realm: Realm, thisArg: Value, args: Args): Task<V
 
 export class HeadersIteratorObject extends JSObject {
   readonly target: HeadersObject
-  readonly iterationKind: "key" | "value" | "key+value"
+  readonly iterationKind: PairIterationKind
   index = 0
-  constructor(proto: JSObject | null, target: HeadersObject, iterationKind: "key" | "value" | "key+value") {
+  constructor(proto: JSObject | null, target: HeadersObject, iterationKind: PairIterationKind) {
     super(proto)
     this.kind = "Headers Iterator"
     this.target = target
@@ -248,7 +248,7 @@ export class HeadersIteratorObject extends JSObject {
   }
 }
 
-const makeIterator = (iterationKind: "key" | "value" | "key+value") =>
+const makeIterator = (iterationKind: PairIterationKind) =>
   function HeadersProto_iterator(realm: Realm, thisArg: Value): Value {
     const h = thisHeaders(realm, thisArg)
     return new HeadersIteratorObject(realm.intrinsic("%HeadersIteratorPrototype%"), h, iterationKind)
@@ -258,11 +258,7 @@ const HeadersIteratorProto_next = (realm: Realm, thisArg: Value): Value => {
   if (!(thisArg instanceof HeadersIteratorObject)) {
     return throwTypeError("'next' called on an object that does not implement interface Headers Iterator.")
   }
-  const entries = sortedEntries(thisArg.target)
-  if (thisArg.index >= entries.length) return iterResult(realm, undefined, true)
-  const [name, value] = entries[thisArg.index++]!
-  const kind = thisArg.iterationKind
-  return iterResult(realm, kind === "key" ? name : kind === "value" ? value : CreateArrayFromList(realm, [name, value]), false)
+  return pairIteratorNext(realm, thisArg, sortedEntries(thisArg.target))
 }
 
 export const install = (realm: Realm): void => {

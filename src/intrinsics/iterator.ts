@@ -29,7 +29,10 @@ import {
   IteratorCloseOnThrow,
   IteratorComplete,
   IteratorNext,
+  IteratorResultValue,
   IteratorStepValue,
+  NOT_PLAIN,
+  plainResultValue,
   type IteratorRecord,
 } from "../runtime/iteration.ts"
 import { JSObject } from "../runtime/object.ts"
@@ -145,38 +148,11 @@ export function* StepValue(record: IteratorRecord): Task<Value | typeof DONE> {
     throw e
   }
   if (result instanceof JSObject) {
-    const d = result.lookup("done")
-    const v = result.lookup("value")
-    if ((d === undefined || !d.accessor) && (v === undefined || !v.accessor)) {
-      if (d !== undefined && ToBoolean(d.value)) {
-        record.done = true
-        return DONE
-      }
-      return v === undefined ? undefined : v.value
-    }
+    const plain = plainResultValue(record, result)
+    if (plain !== NOT_PLAIN) return plain
   }
   // Uncommon shapes: the spec's steps on this very result (done, then value, each a [[Get]]).
-  if (!(result instanceof JSObject)) {
-    record.done = true
-    return throwTypeError(`Iterator result ${describeValue(result)} is not an object`)
-  }
-  let done: boolean
-  try {
-    done = yield* IteratorComplete(result)
-  } catch (e) {
-    record.done = true
-    throw e
-  }
-  if (done) {
-    record.done = true
-    return DONE
-  }
-  try {
-    return yield* result.Get("value", result)
-  } catch (e) {
-    record.done = true
-    throw e
-  }
+  return yield* IteratorResultValue(record, result)
 }
 
 /** https://tc39.es/ecma262/#sec-iteratorstep — like IteratorStepValue, but never reads `value`. */

@@ -28,9 +28,10 @@ import {
   describeReceived,
   invalidThis,
   iteratorPrototypeOf,
-  iterResult,
   markEnumerable,
   missingArgs,
+  pairIteratorNext,
+  type PairIterationKind,
   requireNew,
   throwCodedError,
   toUSVString,
@@ -376,9 +377,9 @@ function* URLSearchParamsProto_forEach(realm: Realm, thisArg: Value, args: Args)
 
 export class URLSearchParamsIteratorObject extends JSObject {
   readonly target: URLSearchParamsObject
-  readonly iterationKind: "key" | "value" | "key+value"
+  readonly iterationKind: PairIterationKind
   index = 0
-  constructor(proto: JSObject | null, target: URLSearchParamsObject, iterationKind: "key" | "value" | "key+value") {
+  constructor(proto: JSObject | null, target: URLSearchParamsObject, iterationKind: PairIterationKind) {
     super(proto)
     this.kind = "URLSearchParams Iterator"
     this.target = target
@@ -386,7 +387,7 @@ export class URLSearchParamsIteratorObject extends JSObject {
   }
 }
 
-const makeIterator = (iterationKind: "key" | "value" | "key+value") =>
+const makeIterator = (iterationKind: PairIterationKind) =>
   function URLSearchParamsProto_iterator(realm: Realm, thisArg: Value): Value {
     const sp = thisParams(realm, thisArg)
     return new URLSearchParamsIteratorObject(realm.intrinsic("%URLSearchParamsIteratorPrototype%"), sp, iterationKind)
@@ -394,11 +395,7 @@ const makeIterator = (iterationKind: "key" | "value" | "key+value") =>
 
 const URLSearchParamsIteratorProto_next = (realm: Realm, thisArg: Value): Value => {
   if (!(thisArg instanceof URLSearchParamsIteratorObject)) return invalidThis(realm, "URLSearchParamsIterator")
-  const list = thisArg.target.list
-  if (thisArg.index >= list.length) return iterResult(realm, undefined, true)
-  const [name, value] = list[thisArg.index++]!
-  const kind = thisArg.iterationKind
-  return iterResult(realm, kind === "key" ? name : kind === "value" ? value : CreateArrayFromList(realm, [name, value]), false)
+  return pairIteratorNext(realm, thisArg, thisArg.target.list)
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import type { ErrorType } from "../runtime/completion.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { CreateErrorObject } from "../runtime/errors.ts"
 import { JSObject } from "../runtime/object.ts"
-import { describeValue } from "../runtime/operations.ts"
+import { CreateArrayFromList, describeValue } from "../runtime/operations.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
 import { type PropertyKey, SymbolValue, type Value } from "../runtime/value.ts"
@@ -87,4 +87,24 @@ export const iterResult = (realm: Realm, value: Value, done: boolean): JSObject 
   o.properties.set("value", Property.data(value))
   o.properties.set("done", Property.data(done))
   return o
+}
+
+/** What a pair iterator yields (https://webidl.spec.whatwg.org/#dfn-iterator-prototype-object "kind"). */
+export type PairIterationKind = "key" | "value" | "key+value"
+
+/** A web iterator's cursor: the owning object keeps the list, read live at each `next`. */
+export interface WebIterator {
+  readonly iterationKind: PairIterationKind
+  index: number
+}
+
+/**
+ * `next` of a WebIDL pair iterator (Headers, URLSearchParams) over `pairs`, the list as it is now: the pair at the
+ * cursor as its kind asks, or done once the cursor is past the end (a list that grows later yields again).
+ */
+export const pairIteratorNext = (realm: Realm, iterator: WebIterator, pairs: ReadonlyArray<readonly [string, string]>): JSObject => {
+  if (iterator.index >= pairs.length) return iterResult(realm, undefined, true)
+  const [name, value] = pairs[iterator.index++]!
+  const kind = iterator.iterationKind
+  return iterResult(realm, kind === "key" ? name : kind === "value" ? value : CreateArrayFromList(realm, [name, value]), false)
 }

@@ -65,6 +65,18 @@ export function* IteratorStepValue(record: IteratorRecord): Task<Value | typeof 
     record.done = true
     throw e
   }
+  return yield* IteratorResultValue(record, result)
+}
+
+/**
+ * IteratorStepValue's steps after IteratorNext, on the result `next` returned: a TypeError unless it is an
+ * object, then IteratorComplete and IteratorValue (each a [[Get]]). Anything abrupt marks the record done.
+ */
+export function* IteratorResultValue(record: IteratorRecord, result: Value): Task<Value | typeof DONE> {
+  if (!(result instanceof JSObject)) {
+    record.done = true
+    return throwTypeError(`Iterator result ${describeValue(result)} is not an object`)
+  }
   let done: boolean
   try {
     done = yield* IteratorComplete(result)
@@ -82,6 +94,24 @@ export function* IteratorStepValue(record: IteratorRecord): Task<Value | typeof 
     record.done = true
     throw e
   }
+}
+
+/** `plainResultValue` of a result with an accessor for `done` or `value`: its [[Get]]s may run program code. */
+export const NOT_PLAIN: unique symbol = Symbol("not plain")
+
+/**
+ * IteratorResultValue of the common result, without Tasks: an object whose `done` and `value` are data properties
+ * (or absent), whose reads no program can observe. NOT_PLAIN when either is an accessor (take the Task then).
+ */
+export const plainResultValue = (record: IteratorRecord, result: JSObject): Value | typeof DONE | typeof NOT_PLAIN => {
+  const d = result.lookup("done")
+  const v = result.lookup("value")
+  if ((d !== undefined && d.accessor) || (v !== undefined && v.accessor)) return NOT_PLAIN
+  if (d !== undefined && ToBoolean(d.value)) {
+    record.done = true
+    return DONE
+  }
+  return v === undefined ? undefined : v.value
 }
 
 /**

@@ -13,10 +13,11 @@ import {
   DONE,
   GetIteratorFromMethod,
   IteratorClose,
-  IteratorComplete,
   type IteratorRecord,
+  IteratorResultValue,
   IteratorStepValue,
-  IteratorValue,
+  NOT_PLAIN,
+  plainResultValue,
 } from "./iteration.ts"
 import { JSObject } from "./object.ts"
 import { Call, CreateDataPropertyOrThrow, describeValue, GetMethod, GetV } from "./operations.ts"
@@ -104,19 +105,10 @@ export const iteratorStepFast = (realm: Realm, record: IteratorRecord): Value | 
       throw e
     }
     if (result instanceof JSObject) {
-      const d = result.lookup("done")
-      const v = result.lookup("value")
-      if ((d === undefined || !d.accessor) && (v === undefined || !v.accessor)) {
-        if (d !== undefined && ToBoolean(d.value)) {
-          record.done = true
-          return EMPTY
-        }
-        return v === undefined ? undefined : v.value
-      }
-      return finishStep(record, result)
+      const plain = plainResultValue(record, result)
+      if (plain !== NOT_PLAIN) return plain === DONE ? EMPTY : plain
     }
-    record.done = true
-    return throwTypeError(`Iterator result ${describeValue(result as Value)} is not an object`)
+    return resultTask(record, result as Value)
   }
   return stepTask(record)
 }
@@ -129,24 +121,12 @@ function* finishTaskStep(record: IteratorRecord, task: Task<Value>): Task<Value 
     record.done = true
     throw e
   }
-  if (!(result instanceof JSObject)) {
-    record.done = true
-    return throwTypeError(`Iterator result ${describeValue(result)} is not an object`)
-  }
-  return yield* finishStep(record, result)
+  return yield* resultTask(record, result)
 }
 
-function* finishStep(record: IteratorRecord, result: JSObject): Task<Value | Empty> {
-  try {
-    if (yield* IteratorComplete(result)) {
-      record.done = true
-      return EMPTY
-    }
-    return yield* IteratorValue(result)
-  } catch (e) {
-    record.done = true
-    throw e
-  }
+function* resultTask(record: IteratorRecord, result: Value): Task<Value | Empty> {
+  const v = yield* IteratorResultValue(record, result)
+  return v === DONE ? EMPTY : v
 }
 
 function* stepTask(record: IteratorRecord): Task<Value | Empty> {

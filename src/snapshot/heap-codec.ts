@@ -18,6 +18,7 @@
  */
 import { Property } from "../runtime/property.ts"
 import { SnapshotError } from "./errors.ts"
+import { base64ToBytes, bytesToBase64, numberTag, taggedNumber } from "./json-scalars.ts"
 import { check, type Checker, type Shape } from "./shape.ts"
 
 export { SnapshotError }
@@ -133,12 +134,10 @@ export const encodeHeap = <Ctx>(
       case "boolean":
       case "string":
         return v
-      case "number":
-        if (Number.isNaN(v)) return { n: "NaN" }
-        if (v === Infinity) return { n: "Infinity" }
-        if (v === -Infinity) return { n: "-Infinity" }
-        if (Object.is(v, -0)) return { n: "-0" }
-        return v
+      case "number": {
+        const n = numberTag(v)
+        return n === undefined ? v : { n }
+      }
       case "bigint":
         return { b: v.toString(16) }
       case "symbol": {
@@ -198,7 +197,7 @@ export const encodeHeap = <Ctx>(
       return { m }
     }
     if (obj instanceof Set) return { s: [...obj].map(ref) }
-    if (obj instanceof Uint8Array) return { d: Buffer.from(obj.buffer, obj.byteOffset, obj.byteLength).toString("base64") }
+    if (obj instanceof Uint8Array) return { d: bytesToBase64(obj) }
     if (obj instanceof Int32Array) return { i: Array.from(obj) }
     const cls = registry.classOf(obj)
     if (cls !== undefined) return { c: cls.name, f: fieldsOf(obj, cls) }
@@ -281,10 +280,9 @@ export const decodeHeap = <Ctx>(
       return new Set()
     }
     if ("d" in r) {
-      if (typeof r.d !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(r.d) || r.d.length % 4 !== 0) {
-        throw new SnapshotError(`heap record ${i}: bad bytes`)
-      }
-      return new Uint8Array(Buffer.from(r.d, "base64"))
+      const bytes = base64ToBytes(r.d)
+      if (bytes === undefined) throw new SnapshotError(`heap record ${i}: bad bytes`)
+      return bytes
     }
     if ("i" in r) {
       if (!Array.isArray(r.i) || !r.i.every((n) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31)) {
@@ -308,17 +306,9 @@ export const decodeHeap = <Ctx>(
     if (!isRecord(v)) throw new SnapshotError(`${where}: malformed value`)
     if ("u" in v) return undefined
     if ("n" in v) {
-      switch (v.n) {
-        case "NaN":
-          return NaN
-        case "Infinity":
-          return Infinity
-        case "-Infinity":
-          return -Infinity
-        case "-0":
-          return -0
-      }
-      throw new SnapshotError(`${where}: bad number tag`)
+      const n = taggedNumber(v.n)
+      if (n === undefined) throw new SnapshotError(`${where}: bad number tag`)
+      return n
     }
     if ("b" in v) {
       if (typeof v.b !== "string" || !/^-?[0-9a-f]+$/.test(v.b) || v.b.length > MAX_BIGINT_DIGITS) throw new SnapshotError(`${where}: bad bigint`)

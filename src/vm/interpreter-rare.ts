@@ -22,7 +22,7 @@ import type { Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Primitive, type PropertyKey, type Value } from "../runtime/value.ts"
 import type { Environment, Frame } from "./frame.ts"
 import { FrameKind } from "./frame.ts"
-import { type Machine, PENDING, startGenerator, SuspendKind } from "./machine.ts"
+import { type Machine, PENDING, runSlow, startGenerator, SuspendKind } from "./machine.ts"
 import { ErrorTypeCode, METHOD_ENUMERABLE, Op, type Opcode, ResumeMode, unreachable } from "../bytecode/opcodes.ts"
 import {
   CreateArgumentsObject,
@@ -69,12 +69,6 @@ export type RareOpcode = Exclude<Opcode, HotOpcode>
 
 /** ThrowError's type operand, in ErrorTypeCode order. */
 const ERROR_TYPES = Object.keys(ErrorTypeCode) as Array<keyof typeof ErrorTypeCode>
-
-const runSlow = (m: Machine, frame: Frame, pc: number, sp: number, task: Task<Value | Empty>, discard = false): Value | Empty | typeof PENDING => {
-  frame.pc = pc
-  frame.sp = sp
-  return m.startTask(task, discard)
-}
 
 export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
   const realm = m.realm

@@ -24,7 +24,7 @@ import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Primitive, type Value } from "../runtime/value.ts"
 import type { CodeObject } from "../bytecode/code.ts"
 import { Environment, type Frame, FrameKind, type ForInIterator, type Slot } from "./frame.ts"
-import { isHostObject, type Machine, PENDING } from "./machine.ts"
+import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
 import { Op, type Opcode } from "../bytecode/opcodes.ts"
 import {
@@ -75,13 +75,6 @@ const walkEnv = (env: Environment | null, depth: number): Environment => {
   let e = env as Environment
   while (depth-- > 0) e = e.parent as Environment
   return e
-}
-
-/** Saves the frame's pc/sp and starts a slow-path Task (Machine.startTask): its result, or PENDING. */
-const runSlow = (m: Machine, frame: Frame, pc: number, sp: number, task: Task<Value | Empty>, discard = false): Value | Empty | typeof PENDING => {
-  frame.pc = pc
-  frame.sp = sp
-  return m.startTask(task, discard)
 }
 
 /** The opcodes runFrame handles itself; the rest are in interpreter-rare.ts. */

@@ -279,6 +279,16 @@ export class Machine {
 
 export const PENDING: unique symbol = Symbol("pending")
 
+/**
+ * An opcode's slow path, for both halves of the dispatch (interpreter.ts, interpreter-rare.ts): saves the frame's
+ * pc/sp and starts `task` (Machine.startTask); its result, or PENDING.
+ */
+export const runSlow = (m: Machine, frame: Frame, pc: number, sp: number, task: Task<Value | Empty>, discard = false): Value | Empty | typeof PENDING => {
+  frame.pc = pc
+  frame.sp = sp
+  return m.startTask(task, discard)
+}
+
 export { isHostObject }
 
 /** The innermost handler covering `pc`, as an index into the handler table, or -1. */
