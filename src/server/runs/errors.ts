@@ -1,0 +1,58 @@
+/** The failures of run requests, as tagged data (http.ts `toApiError` maps each to its status). */
+import * as Data from "effect/Data"
+import type * as SqlError from "effect/sql/SqlError"
+import type { SuspendRefused } from "../executor.ts"
+import type { UnknownToolFilter } from "../registry.ts"
+
+export class RunNotFound extends Data.TaggedError("RunNotFound")<{ readonly id: string }> {
+  override get message(): string {
+    return `No run with id ${this.id}`
+  }
+}
+
+/** The run is not in a state that allows the request (`kind` says which conflict). */
+export class RunConflict extends Data.TaggedError("RunConflict")<{
+  readonly id: string
+  readonly kind: "RunExists" | "RunNotSuspended" | "RunFinished" | "OwnerLost"
+  readonly detail: string
+}> {
+  override get message(): string {
+    return this.detail
+  }
+}
+
+/** The replica executing the run did not answer a suspend or cancel request in time. */
+export class ControlTimeout extends Data.TaggedError("ControlTimeout")<{ readonly id: string; readonly action: string }> {
+  override get message(): string {
+    return `The replica executing run ${this.id} did not answer the ${this.action} request in time; try again`
+  }
+}
+
+/** This replica is shutting down and takes no new runs (another replica will). */
+export class ShuttingDown extends Data.TaggedError("ShuttingDown")<{}> {
+  override get message(): string {
+    return "This replica is shutting down; send the request to another replica"
+  }
+}
+
+export class CallNotFound extends Data.TaggedError("CallNotFound")<{ readonly key: string }> {
+  override get message(): string {
+    return `No durable call ${this.key} is waiting for a completion`
+  }
+}
+
+export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly cursor: string }> {
+  override get message(): string {
+    return `Invalid cursor ${JSON.stringify(this.cursor)}: pass back the nextCursor of a previous page`
+  }
+}
+
+export type RunsError =
+  | RunNotFound
+  | RunConflict
+  | ControlTimeout
+  | InvalidCursor
+  | ShuttingDown
+  | SuspendRefused
+  | UnknownToolFilter
+  | SqlError.SqlError

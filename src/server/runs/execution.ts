@@ -1,0 +1,375 @@
+/**
+ * `Execution`: the runs executing on this replica, each a fiber in a `FiberMap` keyed by run id. It launches a
+ * program for a row this replica owns, checkpoints it at its call boundaries, streams its log lines, suspends it
+ * once it only waits on started durable calls (`idleSuspendMs`), and writes how it ended — finished, suspended,
+ * cancelled, or failed because it was stopped. What each run needs for that (its program, its calls in flight,
+ * why it is being stopped) stays here; the other run services act on a run by its id.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as FiberMap from "effect/FiberMap"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Schedule from "effect/Schedule"
+import * as Scope from "effect/Scope"
+import type * as SqlError from "effect/sql/SqlError"
+import type { RunCalls } from "../calls.ts"
+import { ServerConfig } from "../config.ts"
+import type { Program, SuspendRefused } from "../executor.ts"
+import { Metrics } from "../metrics.ts"
+import { Notifications } from "../notifications.ts"
+import { ToolRegistry } from "../registry.ts"
+import { isTransient, sqlMessage } from "../store/errors.ts"
+import { RunStore, type RunRow } from "../store/runs.ts"
+import { Webhooks } from "../webhooks.ts"
+import { tellCancelled } from "./cancelled.ts"
+import { RunEvents } from "./events.ts"
+import { failed } from "./views.ts"
+
+/** Why a run is stopped from outside: decides what the interrupted run writes. */
+export type StopReason = "cancel" | "lease" | "shutdown" | "fault"
+
+/** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
+export type Saved = Effect.Effect<RunRow | undefined>
+
+/** Builds a run's program, given what the run's tool calls report to and where its log lines go. */
+export type Make = (calls: RunCalls, onLog: (line: string) => void) => Effect.Effect<Program>
+
+/** A run executing here, as only this service sees it. */
+interface Running {
+  readonly id: string
+  readonly tenant: string
+  program: Program
+  readonly saved: Deferred.Deferred<RunRow | undefined>
+  /** When this replica took the run (ms): lease checks ignore runs taken after a renewal began. */
+  readonly since: number
+  stop: StopReason | undefined
+  /** Why the run cannot go on (stop "fault"). */
+  fault: string | undefined
+  /** The program returned and its outcome is being written. */
+  finishing: boolean
+  /** Who is suspending the run: a request (`manual`), the idle timer (`idle`) or a shutdown. */
+  suspending: "manual" | "idle" | "shutdown"
+  /** Calls in flight that block a suspend, and the keys of started durable calls waiting for their completion. */
+  busy: number
+  readonly waiting: Set<string>
+  /**
+   * The durable calls the run waited on when the service decided to suspend it. Stopping the run ends its waits
+   * (emptying `waiting`) before the suspend is saved, and a completion that lands meanwhile must still wake it.
+   */
+  sleepingOn: ReadonlyArray<string>
+  /** Bumped on every change of `busy` or `waiting`: an idle timer armed before the change does nothing. */
+  generation: number
+  checkpointing: boolean
+  checkpointAgain: boolean
+  /** Lines logged and not yet written as events, and how many were written. */
+  logs: Array<string>
+  logged: number
+}
+
+/** Logged lines of one run streamed as events at most; the rest are in its Result. */
+const MAX_LOG_EVENTS = 1000
+const LOG_FLUSH_MS = 100
+
+const describe = (defect: unknown): string => (defect instanceof Error ? defect.message : String(defect))
+
+/** A program that fails at once: what a run becomes when the engine cannot make its program. */
+export const failing = (message: string): Program => ({
+  run: Effect.succeed(failed("ExecutionFailure", message)),
+  suspend: Effect.void,
+  checkpoint: Effect.succeed(undefined),
+})
+
+export class Execution extends Context.Service<
+  Execution,
+  {
+    /** Runs the program `make` builds for the row this replica now owns, in the background. */
+    readonly launch: (row: RunRow, replay: boolean, make: Make) => Effect.Effect<Saved>
+    /** The run's `Saved`, when it executes here. */
+    readonly saved: (id: string) => Effect.Effect<Saved | undefined>
+    /** Asks a run executing here to suspend (`by` decides how it is saved); undefined when it is not here. */
+    readonly suspend: (id: string, by: "manual" | "shutdown") => Effect.Effect<Saved | undefined, SuspendRefused>
+    /** Stops a run executing here and waits until its outcome is written; undefined when it is not here. */
+    readonly stop: (id: string, reason: StopReason) => Effect.Effect<RunRow | undefined | "absent">
+    /**
+     * Stops, without writing anything, the runs a lease renewal that began at `renewalStarted` did not return:
+     * another replica took them.
+     */
+    readonly stopLost: (renewed: ReadonlySet<string>, renewalStarted: number) => Effect.Effect<void>
+    readonly ids: Effect.Effect<ReadonlyArray<string>>
+    /** The tenant of a run executing here. */
+    readonly tenantOf: (id: string) => Effect.Effect<string | undefined>
+    /** Ids of runs that left this replica suspended (a completion may have come while they were saved). */
+    readonly suspendedRuns: PubSub.PubSub<string>
+    /** This replica takes no more runs. */
+    readonly draining: Effect.Effect<boolean>
+    /** Stops taking runs and suspends (or fails) those executing here: the first step of a shutdown. */
+    readonly drain: Effect.Effect<void>
+  }
+>()("codemode/server/Execution") {
+  static readonly layer: Layer.Layer<
+    Execution,
+    never,
+    ServerConfig | RunStore | RunEvents | ToolRegistry | Webhooks | Notifications | Metrics
+  > = Layer.effect(
+    Execution,
+    Effect.gen(function* () {
+      const config = yield* ServerConfig
+      const store = yield* RunStore
+      const events = yield* RunEvents
+      const notifications = yield* Notifications
+      const metrics = yield* Metrics
+      const cancelled = tellCancelled(yield* ToolRegistry, yield* Webhooks)
+      const me = config.replicaId
+      const running = new Map<string, Running>()
+      const fibers = yield* FiberMap.make<string>()
+      const suspendedRuns = yield* PubSub.unbounded<string>()
+      const runScope = yield* Scope.make()
+      const fork = <A, E>(effect: Effect.Effect<A, E>) => Effect.asVoid(Effect.forkIn(effect, runScope))
+      let draining = false
+
+      /** Suspends the run once it has only waited on started durable calls for `idleSuspendMs`. */
+      const armIdle = (run: Running) =>
+        Effect.suspend(() => {
+          const generation = ++run.generation
+          if (config.idleSuspendMs === 0 || run.busy > 0 || run.waiting.size === 0 || run.stop !== undefined) return Effect.void
+          return fork(
+            Effect.sleep(config.idleSuspendMs).pipe(
+              Effect.andThen(
+                Effect.suspend(() => {
+                  if (run.generation !== generation || run.stop !== undefined || run.finishing) return Effect.void
+                  run.suspending = "idle"
+                  run.sleepingOn = [...run.waiting]
+                  return run.program.suspend.pipe(
+                    Effect.catch((e) =>
+                      Effect.sync(() => void (run.suspending = "manual")).pipe(
+                        Effect.andThen(Effect.logDebug(`run ${run.id} stays in memory: ${e.message}`)),
+                      ),
+                    ),
+                  )
+                }),
+              ),
+            ),
+          )
+        })
+
+      /** Saves a checkpoint of the run: one at a time, and one more when asked again meanwhile. */
+      const checkpoint = (run: Running): Effect.Effect<void> =>
+        Effect.suspend(() => {
+          if (run.checkpointing) {
+            run.checkpointAgain = true
+            return Effect.void
+          }
+          run.checkpointing = true
+          const once = Effect.gen(function* () {
+            // The call's outcome reaches the program once the tool's effect has returned: let it get there.
+            for (let attempt = 0; attempt < 3; attempt++) {
+              yield* Effect.sleep(attempt === 0 ? 0 : 20)
+              const taken = yield* Effect.exit(run.program.checkpoint)
+              if (taken._tag === "Failure") continue
+              if (taken.value !== undefined) yield* store.checkpoint(run.id, me, taken.value)
+              return
+            }
+          })
+          const loop: Effect.Effect<void> = once.pipe(
+            Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${run.id}`, e)),
+            Effect.andThen(
+              Effect.suspend(() => {
+                if (!run.checkpointAgain || run.finishing) return Effect.void
+                run.checkpointAgain = false
+                return loop
+              }),
+            ),
+          )
+          return fork(loop.pipe(Effect.ensuring(Effect.sync(() => void (run.checkpointing = false)))))
+        })
+
+      /** Writes the lines logged since the last flush as `log` events (at most MAX_LOG_EVENTS per run). */
+      const flushLogs = (run: Running) =>
+        Effect.suspend(() => {
+          if (run.logs.length === 0) return Effect.void
+          const lines = run.logs.splice(0, Math.max(0, MAX_LOG_EVENTS - run.logged))
+          const dropped = run.logs.splice(0).length
+          const first = run.logged === 0
+          run.logged += lines.length
+          return events
+            .appendLogs(run.id, lines, dropped > 0 && run.logged === MAX_LOG_EVENTS && (first || lines.length > 0))
+            .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
+        })
+
+      const interruptFiber = (id: string) =>
+        Effect.flatMap(FiberMap.get(fibers, id), (fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void))
+
+      const tracker = (run: Running, replay: boolean): RunCalls => ({
+        runId: run.id,
+        replay,
+        busy: (delta) => Effect.suspend(() => ((run.busy += delta), armIdle(run))),
+        waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
+        boundary: checkpoint(run),
+        fault: (message) =>
+          Effect.suspend(() => {
+            run.fault ??= message
+            run.stop ??= "fault"
+            // Interrupting the run waits for this call's fiber, which is the caller: interrupt from outside it.
+            return fork(interruptFiber(run.id)).pipe(Effect.andThen(Effect.never))
+          }),
+        lost: () => run.stop === "lease",
+      })
+
+      /** Writes how the run ended: what its program returned, or what stopping it means. */
+      const save = (run: Running, row: RunRow) => {
+        let saved: RunRow | undefined
+        const finish = (status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) => store.finish(row.id, me, status, result)
+        const logger = Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(flushLogs(run))))
+        return Effect.gen(function* () {
+          const flushing = yield* Effect.forkIn(logger, runScope)
+          const outcome = yield* run.program.run.pipe(
+            Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
+            Effect.onInterrupt(() => Fiber.interrupt(flushing)),
+          )
+          run.finishing = true
+          yield* Fiber.interrupt(flushing)
+          yield* flushLogs(run)
+          // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
+          // the database refuses (not a connection failure, which the store tries again) fails the run instead of
+          // leaving it running with nobody executing it.
+          const unstorable = (e: SqlError.SqlError) =>
+            isTransient(e)
+              ? Effect.fail(e)
+              : Effect.logError(`the outcome of run ${row.id} cannot be stored`, e).pipe(
+                  Effect.andThen(finish("failed", failed("ExecutionFailure", `The run ended, but its outcome could not be stored: ${sqlMessage(e)}`))),
+                )
+          const auto = run.suspending === "idle" ? { waiting: run.sleepingOn } : run.suspending === "shutdown" ? { waiting: [], wake: true } : undefined
+          saved = yield* Effect.uninterruptible(
+            (outcome.ok === "suspended" ? store.suspend(row.id, me, outcome.state, auto) : finish(outcome.ok ? "succeeded" : "failed", outcome)).pipe(
+              Effect.catch(unstorable),
+            ),
+          )
+          if (saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
+          else if (outcome.ok === "suspended") metrics.snapshot(outcome.state.length)
+        }).pipe(
+          Effect.onInterrupt(() =>
+            Effect.gen(function* () {
+              yield* flushLogs(run)
+              if (run.stop === "cancel") {
+                const done = yield* store.cancel(row.tenant, row.id, { owner: me })
+                if (done !== undefined) yield* cancelled(row.tenant, done.durable)
+                saved = done?.row ?? saved
+              }
+              if (run.stop === "shutdown" || run.stop === "fault") {
+                const message = run.fault ?? "The replica executing this run shut down before the run finished"
+                saved = (yield* finish("failed", failed("ExecutionFailure", message))) ?? saved
+              }
+            }),
+          ),
+          Effect.catch((e) => Effect.logError(`could not save the outcome of run ${row.id}`, e)),
+          Effect.ensuring(
+            Effect.gen(function* () {
+              running.delete(row.id)
+              yield* Deferred.succeed(run.saved, saved)
+              yield* notifications.publish({ type: "changed", runId: row.id })
+              if (saved?.status === "suspended") yield* PubSub.publish(suspendedRuns, row.id)
+            }),
+          ),
+          Effect.annotateLogs({ runId: row.id }),
+        )
+      }
+
+      const launch = Effect.fnUntraced(function* (row: RunRow, replay: boolean, make: Make) {
+        const run: Running = {
+          id: row.id,
+          tenant: row.tenant,
+          program: failing("The run has not started"),
+          saved: yield* Deferred.make<RunRow | undefined>(),
+          since: yield* Clock.currentTimeMillis,
+          stop: undefined,
+          fault: undefined,
+          finishing: false,
+          suspending: "manual",
+          busy: 0,
+          waiting: new Set(),
+          sleepingOn: [],
+          generation: 0,
+          checkpointing: false,
+          checkpointAgain: false,
+          logs: [],
+          logged: 0,
+        }
+        running.set(row.id, run)
+        run.program = yield* make(tracker(run, replay), (line) => void run.logs.push(line)).pipe(
+          Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
+        )
+        yield* FiberMap.run(fibers, row.id, save(run, row), { startImmediately: true })
+        return Deferred.await(run.saved)
+      })
+
+      const stop = Effect.fnUntraced(function* (id: string, reason: StopReason) {
+        const run = running.get(id)
+        if (run === undefined) return "absent" as const
+        run.stop ??= reason
+        yield* interruptFiber(id)
+        return yield* Deferred.await(run.saved)
+      })
+
+      const suspend = Effect.fnUntraced(function* (id: string, by: "manual" | "shutdown") {
+        const run = running.get(id)
+        if (run === undefined) return undefined
+        run.suspending = by
+        yield* run.program.suspend
+        return Deferred.await(run.saved)
+      })
+
+      const stopLost = Effect.fnUntraced(function* (renewed: ReadonlySet<string>, renewalStarted: number) {
+        for (const run of running.values()) {
+          if (!renewed.has(run.id) && !run.finishing && run.since < renewalStarted && run.stop === undefined) {
+            yield* Effect.logWarning(`lost the lease of run ${run.id}; stopping it here`)
+            run.stop = "lease"
+            yield* fork(interruptFiber(run.id))
+          }
+        }
+      })
+
+      // Shutdown: refuse new runs, suspend what can be suspended (saved woken: another replica continues them), fail
+      // the rest. `drain` is called while the socket is still open (main.ts `serve`), so requests waiting on these
+      // runs get their answer; the finalizer is the backstop when the layer closes without it.
+      const drain = Effect.gen(function* () {
+        draining = true
+        yield* Effect.forEach(
+          [...running.keys()],
+          (id) =>
+            Effect.gen(function* () {
+              // A plain call in flight blocks the suspend: give it until the drain deadline to answer.
+              const suspended = yield* Effect.exit(
+                suspend(id, "shutdown").pipe(
+                  Effect.retry({ schedule: Schedule.spaced("100 millis"), while: (e) => e.reason === "Blocked" }),
+                  Effect.timeout(config.drainMs),
+                ),
+              )
+              if (Exit.isSuccess(suspended) && suspended.value !== undefined) yield* suspended.value
+              else yield* stop(id, "shutdown")
+            }).pipe(Effect.timeout(config.drainMs + 10_000), Effect.ignore),
+          { concurrency: "unbounded" },
+        )
+      })
+      yield* Effect.addFinalizer(() => drain.pipe(Effect.andThen(Scope.close(runScope, Exit.void))))
+
+      return Execution.of({
+        launch,
+        saved: (id) => Effect.sync(() => (running.has(id) ? Deferred.await(running.get(id)!.saved) : undefined)),
+        suspend,
+        stop,
+        stopLost,
+        ids: Effect.sync(() => [...running.keys()]),
+        tenantOf: (id) => Effect.sync(() => running.get(id)?.tenant),
+        suspendedRuns,
+        draining: Effect.sync(() => draining),
+        drain,
+      })
+    }),
+  )
+}

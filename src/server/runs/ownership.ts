@@ -1,0 +1,168 @@
+/**
+ * `Ownership`: which replica executes which run (ARCHITECTURE "Ownership"). This replica renews the leases of
+ * the runs it executes every `pollMs`, in one statement; a run the renewal no longer returns was taken from it
+ * and is stopped here without writing anything. Its sweep fails durable calls that went silent, continues
+ * auto-suspended runs that were woken, and takes over the runs of replicas that died (their leases expired):
+ * each continues from its checkpoint (or its code), replaying recorded calls from the journal (calls.ts), or is
+ * failed when a call that cannot be repeated was in flight. Each step is one atomic store operation, so replicas
+ * sweeping together never act twice.
+ */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
+import * as Schedule from "effect/Schedule"
+import type * as SqlError from "effect/sql/SqlError"
+import { makeCalls } from "../calls.ts"
+import { ServerConfig } from "../config.ts"
+import { Executor, type Program, type ProgramSpec, type SnapshotInvalid } from "../executor.ts"
+import { Metrics } from "../metrics.ts"
+import { Notifications } from "../notifications.ts"
+import { ToolRegistry, type UnknownToolFilter } from "../registry.ts"
+import { CallStore } from "../store/calls.ts"
+import { RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
+import type { Registrations } from "../store/tools.ts"
+import { Webhooks } from "../webhooks.ts"
+import { RunControl } from "./control.ts"
+import { Execution, failing, type Saved } from "./execution.ts"
+import { failed } from "./views.ts"
+
+/**
+ * The background loops (sweep, lease renewal) log whatever one round ends with, defects included, and go on: a
+ * loop that stopped would leave this replica's runs unrenewed and other replicas' runs never taken over.
+ */
+/** A program's spec, less what the row decides (code and limits, or saved state). */
+type Bound = Pick<ProgramSpec, "runId" | "tools" | "namespaces" | "onLog">
+
+const survive =
+  (what: string) =>
+  <E>(round: Effect.Effect<void, E>): Effect.Effect<void> =>
+    Effect.catchCause(round, (cause) => (Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logWarning(what, cause)))
+
+export class Ownership extends Context.Service<
+  Ownership,
+  {
+    /** Starts a new run this replica now owns from its code, with the tools it may call. */
+    readonly start: (row: RunRow, registrations: Registrations) => Effect.Effect<Saved>
+    /** Claims a suspended run and continues it here; undefined when it is not suspended (any more). */
+    readonly resume: (
+      tenant: string,
+      id: string,
+    ) => Effect.Effect<{ readonly row: RunRow; readonly saved: Saved } | undefined, UnknownToolFilter | SqlError.SqlError>
+    /** Continues an auto-suspended run that has been woken, when this replica wins the claim. */
+    readonly wake: (id: string) => Effect.Effect<void>
+  }
+>()("codemode/server/Ownership") {
+  static readonly layer: Layer.Layer<
+    Ownership,
+    never,
+    ServerConfig | RunStore | CallStore | Execution | RunControl | ToolRegistry | Executor | Webhooks | Notifications | Metrics
+  > = Layer.effect(
+    Ownership,
+    Effect.gen(function* () {
+      const config = yield* ServerConfig
+      const store = yield* RunStore
+      const callStore = yield* CallStore
+      const execution = yield* Execution
+      const control = yield* RunControl
+      const registry = yield* ToolRegistry
+      const executor = yield* Executor
+      const notifications = yield* Notifications
+      const metrics = yield* Metrics
+      const calls = makeCalls({ config, store: callStore, webhooks: yield* Webhooks, notifications, metrics })
+      const me = config.replicaId
+
+      /** Launches on this replica the program `program` makes with the run's tools bound to their webhooks. */
+      const launch = (row: RunRow, replay: boolean, registrations: Registrations, program: (spec: Bound) => Effect.Effect<Program>) =>
+        execution.launch(row, replay, (run, onLog) =>
+          program({ runId: row.id, tools: calls.bindings(run, registrations), namespaces: registrations.namespaces, onLog }),
+        )
+
+      const start = (row: RunRow, registrations: Registrations) =>
+        launch(row, false, registrations, (spec) => executor.program({ ...spec, code: row.code, limits: row.limits }))
+
+      /** Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none. */
+      const continueRun = (row: RunRow, state: Uint8Array | undefined) =>
+        Effect.gen(function* () {
+          const registrations = yield* registry.resolve(row.tenant, row.tools, false)
+          return yield* launch(row, true, registrations, (spec) =>
+            state === undefined
+              ? executor.program({ ...spec, code: row.code, limits: row.limits })
+              : executor.resume({ ...spec, state, replay: { code: row.code, limits: row.limits } }).pipe(
+                  Effect.catchTag("SnapshotInvalid", (e: SnapshotInvalid) =>
+                    Effect.succeed(failing(`The run's saved state cannot be resumed: ${e.message}`)),
+                  ),
+                ),
+          )
+        })
+
+      const resume = Effect.fn("Ownership.resume")(function* (tenant: string, id: string) {
+        const claimed = yield* store.claim(tenant, id, me, config.leaseMs)
+        if (claimed === undefined) return undefined
+        metrics.resumed()
+        yield* notifications.publish({ type: "changed", runId: id })
+        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot) }
+      })
+
+      const wake = (id: string): Effect.Effect<void> =>
+        Effect.gen(function* () {
+          if (yield* execution.draining) return
+          const claimed = yield* store.claimWoken(id, me, config.leaseMs)
+          if (claimed === undefined) return
+          metrics.resumed()
+          yield* notifications.publish({ type: "changed", runId: id })
+          yield* continueRun(claimed.row, claimed.snapshot)
+        }).pipe(Effect.catch((e) => Effect.logWarning(`could not resume run ${id}`, e)))
+
+      /** A run whose replica died: continued here, or failed when that is not safe. */
+      const recover = (taken: TakenOver) =>
+        Effect.gen(function* () {
+          const { row } = taken
+          metrics.recovered()
+          yield* notifications.publish({ type: "changed", runId: row.id })
+          const fail = (message: string) =>
+            store.finish(row.id, me, "failed", failed("ExecutionFailure", message)).pipe(
+              Effect.andThen(notifications.publish({ type: "changed", runId: row.id })),
+            )
+          if (taken.attempts > config.maxRecoveries) {
+            return yield* fail(`Run ${row.id} was taken over ${taken.attempts} times after its replica stopped; it is not continued again`)
+          }
+          const unsafe = yield* callStore.unsafe(row.id)
+          if (unsafe.length > 0) {
+            const list = unsafe.map((c) => `tools.${c.path} (${c.key})`).join(", ")
+            return yield* fail(`The replica executing run ${row.id} stopped while calls that cannot be repeated safely were in progress: ${list}`)
+          }
+          yield* Effect.logInfo(`continuing run ${row.id} after its replica ${taken.previousOwner ?? "(unknown)"} stopped`)
+          yield* continueRun(row, taken.checkpoint)
+        }).pipe(Effect.catch((e) => Effect.logWarning(`could not recover run ${taken.row.id}`, e)))
+
+      // The sweep, on every replica.
+      yield* Effect.gen(function* () {
+        if (yield* execution.draining) return
+        for (const runId of yield* callStore.expire) yield* notifications.publish({ type: "events", runId })
+        for (const r of yield* store.wakeable(10)) yield* wake(r.id)
+        for (let i = 0; i < 10 && !(yield* execution.draining); i++) {
+          const taken = yield* store.takeOver(me, config.leaseMs, yield* execution.ids)
+          if (taken === undefined) break
+          yield* recover(taken)
+        }
+      }).pipe(survive("the sweep failed"), Effect.repeat(Schedule.spaced(config.pollMs)), Effect.forkScoped)
+
+      // Lease renewal, lease-loss detection and the control-request poll (the fallback for lost notices).
+      yield* Effect.gen(function* () {
+        const started = yield* Clock.currentTimeMillis
+        const owned = yield* store.renewLeases(me, yield* execution.ids, config.leaseMs)
+        for (const r of owned) if (r.control !== null) yield* control.handle(r.id, r.control)
+        yield* execution.stopLost(new Set(owned.map((r) => r.id)), started)
+      }).pipe(survive("lease renewal failed"), Effect.repeat(Schedule.spaced(config.pollMs)), Effect.forkScoped)
+
+      // The completion a run auto-suspended for may have come while it was being saved.
+      const suspended = yield* PubSub.subscribe(execution.suspendedRuns)
+      yield* Effect.forever(Effect.flatMap(PubSub.take(suspended), wake)).pipe(Effect.forkScoped)
+
+      return Ownership.of({ start, resume, wake })
+    }),
+  )
+}

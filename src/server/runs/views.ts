@@ -1,0 +1,41 @@
+/** How runs look from outside: the `Run` a request answers with, list cursors, request fingerprints. */
+import { createHash } from "node:crypto"
+import type { CreateRun, PendingCall, Result, Run, RunStatus } from "../api.ts"
+import { canonical } from "../canonical.ts"
+import { hashKey } from "../keys.ts"
+import type { CallWhere as StoredCallWhere } from "../store/calls.ts"
+import type { RunRow } from "../store/runs.ts"
+
+/** A durable call: by key within a tenant, or by the token of its one-time callback URL. */
+export type CallWhere = { readonly tenant: string; readonly key: string } | { readonly token: string }
+
+/** The call as the store finds it: by the hash of its token, never the token itself. */
+export const callWhere = (where: CallWhere): StoredCallWhere => ("token" in where ? { callbackHash: hashKey(where.token) } : where)
+
+export interface ListOptions {
+  readonly status?: RunStatus | undefined
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+export const failed = (kind: string, message: string): Result => ({ ok: false, error: { kind, message }, toolCalls: [] })
+
+export const ended = (status: RunStatus): boolean => status === "succeeded" || status === "failed" || status === "cancelled"
+
+/** An event id or list cursor as the service hands them out: a positive Postgres bigint, in decimal. */
+export const isEventId = (s: string): boolean => /^\d{1,19}$/.test(s) && BigInt(s) <= 9_223_372_036_854_775_807n
+
+/** What makes two `POST /v1/runs` the same request (`wait` only changes how it is answered). */
+export const fingerprint = (request: CreateRun): string =>
+  createHash("sha256")
+    .update(canonical({ code: request.code, tools: request.tools ?? null, limits: request.limits ?? null }))
+    .digest("hex")
+
+export const toView = (row: RunRow, pending: ReadonlyArray<PendingCall> = []): Run => ({
+  id: row.id,
+  status: row.status,
+  ...(row.result === null ? {} : { result: row.result }),
+  ...(pending.length === 0 ? {} : { pendingCalls: pending }),
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+})
