@@ -1,7 +1,8 @@
 /**
  * A scripted `Executor` for service tests: it behaves like the VM as the service sees it (tool calls with stable
  * keys, suspend refused while a plain call runs, idempotent calls interrupted on suspend and repeated with the
- * same key on resume, state as bytes), on programs that are JSON scripts instead of JavaScript:
+ * same key on resume, a durable call suspendable once started and waited on again on resume, state as bytes), on
+ * programs that are JSON scripts instead of JavaScript:
  *
  *   { "steps": [{ "call": "slow.echo", "input": { "n": 1 } }, { "sleep": 50 }], "return": "$results" }
  *
@@ -50,7 +51,7 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
   const results = [...from.results]
   const toolCalls = [...from.toolCalls]
   let step = from.step
-  let inFlight: { key: string; path: string; mode: string } | undefined
+  let inFlight: { key: string; path: string; mode: string; waiting?: boolean } | undefined
   const suspendSignal = Deferred.makeUnsafe<void>()
   const outcome = Deferred.makeUnsafe<Outcome>()
 
@@ -70,7 +71,11 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
       inFlight = { key, path: s.call, mode: tool.mode }
       const call =
         tool.mode === "durable"
-          ? tool.start(s.input ?? {}, { key }).pipe(Effect.andThen(tool.wait({ key })))
+          ? tool.start(s.input ?? {}, { key }).pipe(
+              // Started: the run may be suspended; on resume the step starts again, and the journal answers it.
+              Effect.andThen(Effect.sync(() => void (inFlight = { ...inFlight!, waiting: true }))),
+              Effect.andThen(tool.wait({ key })),
+            )
           : tool.call(s.input ?? {}, { key })
       const r = yield* Effect.result(call)
       inFlight = undefined
@@ -92,7 +97,7 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
   ).pipe(Effect.tap((o) => Deferred.succeed(outcome, o)))
 
   const blocked = Effect.suspend(() =>
-    inFlight !== undefined && inFlight.mode !== "idempotent"
+    inFlight !== undefined && inFlight.mode !== "idempotent" && inFlight.waiting !== true
       ? Effect.fail(
           new SuspendRefused({
             reason: "Blocked",
