@@ -81,8 +81,13 @@ const main = async (): Promise<void> => {
   printTable(rows)
 }
 
-await main()
-// Snapshots (issue 5): every program stopped halfway, for the full bench, by program name, or with "snapshot".
-if (filter !== "service") await import("./snapshot.ts")
-// The service bench starts servers and a database: run it for the full bench or when asked for by name.
-if (filter === undefined || filter === "service") await import("./service.ts")
+// The fixed cost of a run (issue 20): for the full bench, or alone with "fixed".
+if (filter === "fixed") await import("./fixed-cost.ts")
+else {
+  await main()
+  if (filter === undefined) await import("./fixed-cost.ts")
+  // Snapshots (issue 5): every program stopped halfway, for the full bench, by program name, or with "snapshot".
+  if (filter !== "service") await import("./snapshot.ts")
+  // The service bench starts servers and a database: run it for the full bench or when asked for by name.
+  if (filter === undefined || filter === "service") await import("./service.ts")
+}

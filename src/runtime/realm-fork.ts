@@ -55,20 +55,31 @@ defineForker(ArrayObject, (t, proto, twin) => {
 })
 defineForker(PrimitiveWrapper, (t, proto) => new PrimitiveWrapper(proto, t.kind as "String", t.primitive))
 
-/** A sealed template: its realm (never run) and the own properties taken out of its objects. */
+/** What a fork needs of one template object: its own properties (taken out of it), name, forker and index. */
+interface TemplateEntry {
+  readonly properties: Properties
+  readonly name: string
+  readonly forker: Forker<JSObject>
+  readonly index: number
+}
+
+/** A sealed template: its realm (never run) and, for each of its objects, what a fork needs to twin it. */
 export class RealmTemplate {
   readonly realm: Realm
-  readonly sources = new Map<JSObject, Properties>()
+  readonly entries = new Map<JSObject, TemplateEntry>()
 
   /** Seals `realm`, which nothing may use afterwards except through forks. */
   constructor(realm: Realm) {
     this.realm = realm
     const queue: JSObject[] = []
     const add = (v: unknown): void => {
-      if (v instanceof JSObject && !this.sources.has(v)) {
-        this.sources.set(v, v.properties)
-        queue.push(v)
-      }
+      if (!(v instanceof JSObject) || this.entries.has(v)) return
+      const forker = forkers.get(v.constructor)
+      if (forker === undefined) throw new Error(`codemode bug: a template holds a ${v.constructor.name}, which cannot be forked`)
+      const name = realm.intrinsicNames.get(v)
+      if (name === undefined) throw new Error("codemode bug: a template object has no intrinsic name")
+      this.entries.set(v, { properties: v.properties, name, forker, index: queue.length })
+      queue.push(v)
     }
     for (const o of realm.ownIntrinsics.values()) add(o)
     add(realm.globalObject)
@@ -85,11 +96,7 @@ export class RealmTemplate {
       }
       if (o instanceof ArrayObject && o.elements !== null) for (const x of o.elements) add(x)
     }
-    for (const o of this.sources.keys()) {
-      if (!forkers.has(o.constructor)) throw new Error(`codemode bug: a template holds a ${o.constructor.name}, which cannot be forked`)
-      if (realm.intrinsicNames.get(o) === undefined) throw new Error("codemode bug: a template object has no intrinsic name")
-    }
-    for (const o of this.sources.keys()) o.properties = POISONED
+    for (const o of queue) o.properties = POISONED
   }
 
   /** A new realm whose intrinsics are this template's, copied on first use. */
@@ -106,15 +113,17 @@ export class RealmTemplate {
   }
 }
 
-/** One fork's side of its template: the twins made so far, in the order they were made. */
+/** One fork's side of its template: its twins by template index, and in the order they were made. */
 export class Fork {
   readonly template: RealmTemplate
   readonly realm: Realm
-  readonly twins = new Map<JSObject, JSObject>()
+  private readonly byIndex: Array<JSObject | undefined>
+  readonly made: JSObject[] = []
 
   constructor(template: RealmTemplate, realm: Realm) {
     this.template = template
     this.realm = realm
+    this.byIndex = new Array(template.entries.size)
   }
 
   /** The twin of the template's intrinsic `name`, if the template has one. */
@@ -126,44 +135,46 @@ export class Fork {
   /** The fork's twin of a template object; anything else as it is. */
   readonly twin = <V>(v: V): V => {
     if (!(v instanceof JSObject)) return v
-    const done = this.twins.get(v)
+    const entry = this.template.entries.get(v)
+    if (entry === undefined) return v
+    const done = this.byIndex[entry.index]
     if (done !== undefined) return done as V
-    const source = this.template.sources.get(v)
-    if (source === undefined) return v
-    const forker = forkers.get(v.constructor)!
     // Registered before the prototype is twinned: a prototype chain may lead back here through a slot.
-    const o = forker(v, null, this.twin)
-    this.twins.set(v, o)
+    const o = entry.forker(v, null, this.twin)
+    this.byIndex[entry.index] = o
+    this.made.push(o)
     o.proto = this.twin(v.proto)
     o.extensible = v.extensible
     o.kind = v.kind
-    o.properties = new ForkedProperties(o, source, this)
-    this.realm.intrinsicNames.set(o, this.template.realm.intrinsicNames.get(v)!)
+    o.properties = new ForkedProperties(o, o.properties, entry.properties, this) as unknown as Properties
+    this.realm.intrinsicNames.set(o, entry.name)
     return o as V
   }
 }
 
 /**
- * The own properties of a twin until they are first used: then they are copied from the template object's (values
- * twinned) into an ordinary Map that takes this one's place on the object. A caller still holding this map is
- * served from the copy.
+ * The own properties of a twin until they are first used: then the template object's are copied (values twinned)
+ * into the twin's own empty Map, which takes this stand-in's place on the object. A caller still holding the
+ * stand-in is served from the copy. It is not a Map itself (that would cost a hash table per twin); code that
+ * must have one calls `materialize`.
  */
-export class ForkedProperties extends Map<PropertyKey, Property> {
-  private copy: Properties | undefined = undefined
+export class ForkedProperties {
+  private done = false
   private readonly owner: JSObject
+  private readonly target: Properties
   private readonly source: Properties
   private readonly fork: Fork
 
-  constructor(owner: JSObject, source: Properties, fork: Fork) {
-    super()
+  constructor(owner: JSObject, target: Properties, source: Properties, fork: Fork) {
     this.owner = owner
+    this.target = target
     this.source = source
     this.fork = fork
   }
 
   /** Whether the properties are still the template's, unread and unwritten. */
   get untouched(): boolean {
-    return this.copy === undefined
+    return !this.done
   }
 
   /** The template object's property map this one copies. */
@@ -172,55 +183,52 @@ export class ForkedProperties extends Map<PropertyKey, Property> {
   }
 
   materialize(): Properties {
-    if (this.copy !== undefined) return this.copy
+    const target = this.target
+    if (this.done) return target
     const twin = this.fork.twin
-    const copy: Properties = new Map()
     for (const [k, p] of this.source) {
-      copy.set(k, new Property(p.accessor, twin(p.value), twin(p.get), twin(p.set), p.writable, p.enumerable, p.configurable))
+      target.set(k, new Property(p.accessor, twin(p.value), twin(p.get), twin(p.set), p.writable, p.enumerable, p.configurable))
     }
-    this.copy = copy
-    this.owner.properties = copy
-    return copy
+    this.done = true
+    this.owner.properties = target
+    return target
   }
 
-  override get(k: PropertyKey): Property | undefined {
+  get size(): number {
+    return this.materialize().size
+  }
+  get(k: PropertyKey): Property | undefined {
     return this.materialize().get(k)
   }
-  override set(k: PropertyKey, p: Property): this {
+  set(k: PropertyKey, p: Property): this {
     this.materialize().set(k, p)
     return this
   }
-  override has(k: PropertyKey): boolean {
+  has(k: PropertyKey): boolean {
     return this.materialize().has(k)
   }
-  override delete(k: PropertyKey): boolean {
+  delete(k: PropertyKey): boolean {
     return this.materialize().delete(k)
   }
-  override clear(): void {
+  clear(): void {
     this.materialize().clear()
   }
-  override forEach(f: (p: Property, k: PropertyKey, m: Map<PropertyKey, Property>) => void, thisArg?: unknown): void {
+  forEach(f: (p: Property, k: PropertyKey, m: Map<PropertyKey, Property>) => void, thisArg?: unknown): void {
     this.materialize().forEach(f, thisArg)
   }
-  override keys(): MapIterator<PropertyKey> {
+  keys(): MapIterator<PropertyKey> {
     return this.materialize().keys()
   }
-  override values(): MapIterator<Property> {
+  values(): MapIterator<Property> {
     return this.materialize().values()
   }
-  override entries(): MapIterator<[PropertyKey, Property]> {
+  entries(): MapIterator<[PropertyKey, Property]> {
     return this.materialize().entries()
   }
-  override [Symbol.iterator](): MapIterator<[PropertyKey, Property]> {
+  [Symbol.iterator](): MapIterator<[PropertyKey, Property]> {
     return this.materialize()[Symbol.iterator]()
   }
 }
-
-Object.defineProperty(ForkedProperties.prototype, "size", {
-  get(this: ForkedProperties) {
-    return this.materialize().size
-  },
-})
 
 /** The property map a sealed template object is left with: any use of it is a bug that would leak across runs. */
 class PoisonedProperties extends Map<PropertyKey, Property> {
@@ -262,4 +270,7 @@ class PoisonedProperties extends Map<PropertyKey, Property> {
 const POISONED: Properties = new PoisonedProperties()
 
 /** Whether `o` is a twin whose own properties are still exactly its template object's. */
-export const untouchedTwin = (o: JSObject): boolean => o.properties instanceof ForkedProperties && o.properties.untouched
+export const untouchedTwin = (o: JSObject): boolean => {
+  const p: unknown = o.properties
+  return p instanceof ForkedProperties && p.untouched
+}

@@ -11,7 +11,7 @@ import type { Checker } from "./shape.ts"
 
 export interface RestoreContext {
   /** Every built-in behaviour by `nativeId`: the fresh realm's built-ins, closures (NativeClosures), host functions. */
-  readonly natives: ReadonlyMap<string, NativeImpl>
+  readonly natives: { get(nativeId: string): NativeImpl | undefined }
   /** The program's code objects (external `code:<id>`). */
   readonly codes: ReadonlySet<CodeObject>
   /** The host's context for its own heap classes (the tools' host), opaque here. */

@@ -108,14 +108,27 @@ export const encodeEngine = <Ctx>(
   return encodeHeap(registry, root, externals, changedIntrinsics(registry, realm, pristine))
 }
 
-/** Every built-in behaviour a saved function may name: the realm's built-ins and the closures of the runtime. */
-const nativesOf = (realm: Realm, extra: ReadonlyMap<string, NativeImpl>): Map<string, NativeImpl> => {
-  const natives = new Map<string, NativeImpl>(NativeClosures)
-  // A fork's twins share their template objects' behaviours, so the template's list them all.
-  const intrinsics = [...(realm.fork?.template.sources.keys() ?? []), ...realm.ownIntrinsics.values()]
-  for (const o of intrinsics) if (o instanceof NativeFunction && !natives.has(o.nativeId)) natives.set(o.nativeId, o.impl)
-  for (const [id, impl] of extra) natives.set(id, impl)
-  return natives
+/** The closures of the runtime and the built-ins of a template, by nativeId: the same for every fork of it. */
+const templateNatives = new WeakMap<object, ReadonlyMap<string, NativeImpl>>()
+
+const nativesOfIntrinsics = (intrinsics: Iterable<JSObject>, into: Map<string, NativeImpl>): Map<string, NativeImpl> => {
+  for (const o of intrinsics) if (o instanceof NativeFunction && !into.has(o.nativeId)) into.set(o.nativeId, o.impl)
+  return into
+}
+
+/**
+ * Every built-in behaviour a saved function may name: the host's, the closures of the runtime, the realm's
+ * built-ins (a fork's twins share their template objects' behaviours), in that order of precedence.
+ */
+const nativesOf = (realm: Realm, extra: ReadonlyMap<string, NativeImpl>): RestoreContext["natives"] => {
+  const template = realm.fork?.template
+  let base: ReadonlyMap<string, NativeImpl> = NativeClosures
+  if (template !== undefined) {
+    base = templateNatives.get(template) ?? nativesOfIntrinsics(template.entries.keys(), new Map(NativeClosures))
+    templateNatives.set(template, base)
+  }
+  const own = nativesOfIntrinsics(realm.ownIntrinsics.values(), new Map())
+  return { get: (id) => extra.get(id) ?? base.get(id) ?? own.get(id) }
 }
 
 export interface DecodedEngine {

@@ -17,6 +17,7 @@
  * created from snapshot data: transient functions come from tables built into the package, looked up by id.
  */
 import { Property } from "../runtime/property.ts"
+import { ForkedProperties } from "../runtime/realm-fork.ts"
 import { SnapshotError } from "./errors.ts"
 import { base64ToBytes, bytesToBase64, numberTag, taggedNumber } from "./json-scalars.ts"
 import { check, type Checker, type Shape } from "./shape.ts"
@@ -162,7 +163,8 @@ export const encodeHeap = <Ctx>(
     return { r: id }
   }
 
-  const properties = (props: unknown): unknown[] => {
+  const properties = (value: unknown): unknown[] => {
+    const props = value instanceof ForkedProperties ? value.materialize() : value
     if (!(props instanceof Map)) throw new SnapshotError("an object's properties are not a Map")
     const out: unknown[] = []
     for (const [key, p] of props as Map<unknown, Property>) {

@@ -10,20 +10,37 @@
  */
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
-import { ForkedProperties } from "../runtime/realm-fork.ts"
+import { NativeFunction } from "../runtime/function-object.ts"
+import { JSObject } from "../runtime/object.ts"
+import { ForkedProperties, untouchedTwin } from "../runtime/realm-fork.ts"
 import { PROPERTIES, type HeapRegistry } from "./heap-codec.ts"
 
 export const changedIntrinsics = <Ctx>(registry: HeapRegistry<Ctx>, live: Realm, pristine: Realm): Set<object> => {
   const changed = new Set<object>()
   const candidates: Array<[string, object]> = [...live.ownIntrinsics]
-  for (const twin of live.fork?.twins.values() ?? []) candidates.push([live.intrinsicNames.get(twin)!, twin])
+  for (const twin of live.fork?.made ?? []) candidates.push([live.intrinsicNames.get(twin)!, twin])
   for (const [name, obj] of candidates) {
     // An object registered under several names is compared once, under its first.
     if (live.intrinsicNames.get(obj as never) !== name || changed.has(obj)) continue
     const twin = pristine.findIntrinsic(name)
-    if (twin === undefined || !same(registry, obj, twin, live, pristine)) changed.add(obj)
+    if (twin === undefined) changed.add(obj)
+    else if (!(untouchedFunction(obj, twin, live, pristine) || same(registry, obj, twin, live, pristine))) changed.add(obj)
   }
   return changed
+}
+
+/**
+ * The common case, decided without a full comparison: a plain object or built-in function (no slots) of a fork
+ * whose properties were never used differs from its pristine twin only by its prototype or extensibility, the
+ * rest of such an object being fixed when it is made.
+ */
+const untouchedFunction = (a: object, b: object, live: Realm, pristine: Realm): boolean => {
+  if (!(a instanceof JSObject && b instanceof JSObject) || !untouchedTwin(a) || !untouchedTwin(b)) return false
+  const plain = a.constructor === JSObject || (a.constructor === NativeFunction && (a as NativeFunction).slots === undefined)
+  if (!plain || a.constructor !== b.constructor || a.extensible !== b.extensible || a.kind !== b.kind) return false
+  if (a.proto === null || b.proto === null) return a.proto === b.proto
+  const name = live.intrinsicNames.get(a.proto)
+  return name !== undefined && name === pristine.intrinsicNames.get(b.proto)
 }
 
 const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Realm, pristine: Realm): boolean => {

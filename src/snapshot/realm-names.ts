@@ -20,7 +20,7 @@ const segment = (key: PropertyKey): string => (key instanceof SymbolValue ? `[${
 
 export const nameReachable = (realm: Realm): void => {
   const queue: Array<[JSObject, string]> = [...realm.ownIntrinsics].map(([name, o]) => [o, name])
-  for (const twin of realm.fork?.twins.values() ?? []) if (!untouchedTwin(twin)) queue.push([twin, realm.intrinsicNames.get(twin)!])
+  for (const twin of realm.fork?.made ?? []) if (!untouchedTwin(twin)) queue.push([twin, realm.intrinsicNames.get(twin)!])
   const visit = (o: unknown, path: string): void => {
     if (!(o instanceof JSObject) || realm.intrinsicNames.has(o)) return
     const name = `%${path}%`

@@ -18,6 +18,7 @@ import { CallLedger } from "../../src/host/ledger.ts"
 import { buildIndex } from "../../src/host/tree.ts"
 import { prepareVmRealm, type VmContext } from "../../src/host/vm-session.ts"
 import { NativeClosures } from "../../src/runtime/builtin.ts"
+import { ForkedProperties } from "../../src/runtime/realm-fork.ts"
 import { JSObject } from "../../src/runtime/object.ts"
 import type { Realm } from "../../src/runtime/realm.ts"
 import { closureSlots } from "../../src/snapshot/closure-slots.ts"
@@ -71,7 +72,9 @@ describe("names of built-ins", () => {
     const names = [...realm.ownIntrinsics.keys(), ...(realm.fork?.template.realm.ownIntrinsics.keys() ?? [])]
     const stack: Array<[unknown, string]> = names.map((n) => [realm.intrinsic(n), n])
     while (stack.length > 0) {
-      const [v, path] = stack.pop()!
+      const [top, path] = stack.pop()!
+      // A twin's properties not yet copied from the template are copied now, as any use would.
+      const v = top instanceof ForkedProperties ? top.materialize() : top
       if (typeof v !== "object" || v === null || seen.has(v)) continue
       seen.add(v)
       if (v instanceof JSObject && !realm.intrinsicNames.has(v)) unnamed.push(path)

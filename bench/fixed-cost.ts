@@ -1,0 +1,157 @@
+/**
+ * The fixed cost of a run (issue 20), what agents sending many small programs feel rather than loop speed:
+ *
+ * - `1 + 1` in a fresh run on a warm runtime, per engine, beside V8 in a fresh `node:vm` context;
+ * - a small run suspended at a tool call, its state saved to bytes, read back and resumed to its end, step by step;
+ * - loading the library and the first run (set-up included), each sample in a new Node process, from src/ and
+ *   from the compiled dist/ when it has been built (`npm run build`).
+ *
+ * Medians of many samples, in wall-clock ms; the in-process rows also give the process's mean CPU time per
+ * sample (user + system, garbage collector threads included). The machine may be shared: read them side by side.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import * as vm from "node:vm"
+import { Deferred, Effect, Fiber, Schema } from "effect"
+import { CodeMode, Tool } from "../src/index.ts"
+
+const samples = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 5) || 5)
+
+const median = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+}
+
+const fmt = (ms: number): string => (ms < 10 ? ms.toFixed(3) : ms.toFixed(1))
+
+/** CPU ms of the process since `since` (a process.cpuUsage()). */
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(since)
+  return (d.user + d.system) / 1000
+}
+
+/** Median wall ms of `n` timed calls after `warm` untimed ones, and the mean CPU ms per call. */
+const timeAsync = async (warm: number, n: number, f: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> => {
+  for (let i = 0; i < warm; i++) await f()
+  const times: number[] = []
+  const cpu = process.cpuUsage()
+  for (let i = 0; i < n; i++) {
+    const t = performance.now()
+    await f()
+    times.push(performance.now() - t)
+  }
+  return { wall: median(times), cpu: cpuMs(cpu) / n }
+}
+
+const onePlusOne = async (): Promise<Array<[string, { wall: number; cpu: number }]>> => {
+  const rows: Array<[string, { wall: number; cpu: number }]> = []
+  for (const engine of ["legacy", "vm"] as const) {
+    const runtime = CodeMode.make({ engine })
+    rows.push([`codemode ${engine}`, await timeAsync(200, 100 * samples, async () => {
+      const r = await Effect.runPromise(runtime.execute("1 + 1"))
+      if (!r.ok || r.value !== 2) throw new Error(`1 + 1 on ${engine}: ${JSON.stringify(r)}`)
+    })])
+  }
+  // A fresh context is V8's fresh interpreter: creating it is part of the cost here.
+  rows.push(["node:vm (new context)", await timeAsync(200, 100 * samples, async () => {
+    const context = vm.createContext({})
+    if ((await new vm.Script("(async function () { return 1 + 1 })()").runInContext(context)) !== 2) throw new Error("node:vm")
+  })])
+  return rows
+}
+
+interface Cycle {
+  readonly suspend: number
+  readonly toBytes: number
+  readonly fromBytes: number
+  readonly resume: number
+  readonly bytes: number
+}
+
+/** `(await tools.wait()) + 1`, suspended while the call waits, saved, read back and resumed to its end. */
+const suspendCycle = Effect.gen(function* () {
+  let open = false
+  const called = { current: yield* Deferred.make<void>() }
+  const wait = Tool.make({
+    description: "waits until the bench opens it",
+    input: {},
+    output: Schema.Number,
+    execute: Tool.idempotent(() => (open ? Effect.succeed(1) : Effect.andThen(Deferred.succeed(called.current, undefined), Effect.never))),
+  })
+  const runtime = CodeMode.make({ tools: { wait }, engine: "vm" })
+  const once = Effect.gen(function* () {
+    open = false
+    called.current = yield* Deferred.make<void>()
+    const program = runtime.program("const x = await tools.wait()\nreturn x + 1")
+    const run = yield* Effect.forkChild(program.run())
+    yield* Deferred.await(called.current)
+    const t0 = performance.now()
+    const outcome = yield* program.suspend().pipe(Effect.orDie)
+    const t1 = performance.now()
+    yield* Fiber.join(run).pipe(Effect.orDie)
+    if (outcome.ok !== "suspended") throw new Error(`not suspended: ${JSON.stringify(outcome)}`)
+    const t2 = performance.now()
+    const bytes = CodeMode.toBytes(outcome.state)
+    const t3 = performance.now()
+    const state = CodeMode.fromBytes(bytes)
+    const t4 = performance.now()
+    open = true
+    const end = yield* runtime.resume(state).run().pipe(Effect.orDie)
+    const t5 = performance.now()
+    if (end.ok !== true || end.value !== 2) throw new Error(`resumed run: ${JSON.stringify(end)}`)
+    return { suspend: t1 - t0, toBytes: t3 - t2, fromBytes: t4 - t3, resume: t5 - t4, bytes: bytes.length } satisfies Cycle
+  })
+  for (let i = 0; i < 50; i++) yield* once
+  const cycles: Cycle[] = []
+  const cpu = process.cpuUsage()
+  for (let i = 0; i < 40 * samples; i++) cycles.push(yield* once)
+  return { cycles, cpu: cpuMs(cpu) / (40 * samples) }
+})
+
+/** Library load and the first `1 + 1`, in a new process: `{ load, first }` in ms. */
+const LOAD_PROBE = `
+  const t0 = performance.now()
+  const { CodeMode } = await import(process.argv[1])
+  const { Effect } = await import("effect")
+  const t1 = performance.now()
+  const r = await Effect.runPromise(CodeMode.make({ engine: process.argv[2] }).execute("1 + 1"))
+  const t2 = performance.now()
+  if (!r.ok) process.exit(1)
+  console.log(JSON.stringify({ load: t1 - t0, first: t2 - t1 }))
+`
+
+const loadInChild = (entry: string, engine: string): { load: number; first: number } => {
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", LOAD_PROBE, entry, engine], { encoding: "utf8" })
+  if (child.status !== 0) throw new Error(`load probe failed: ${child.stderr}`)
+  return JSON.parse(child.stdout) as { load: number; first: number }
+}
+
+const main = async (): Promise<void> => {
+  console.log(`\nfixed cost of a run (median; machine load average ${(await import("node:os")).loadavg()[0]!.toFixed(1)})`)
+  console.log("1 + 1 in a fresh run on a warm runtime:")
+  for (const [name, t] of await onePlusOne()) console.log(`  ${name.padEnd(24)} ${fmt(t.wall)} ms  (cpu ${fmt(t.cpu)} ms)`)
+
+  const { cycles, cpu } = await Effect.runPromise(suspendCycle)
+  const m = (f: (c: Cycle) => number) => median(cycles.map(f))
+  console.log(`suspend + toBytes + fromBytes + resume of a small run (${m((c) => c.bytes)} bytes):`)
+  console.log(
+    `  suspend ${fmt(m((c) => c.suspend))}  toBytes ${fmt(m((c) => c.toBytes))}  fromBytes ${fmt(m((c) => c.fromBytes))}  resume to the end ${fmt(m((c) => c.resume))}  total ${fmt(m((c) => c.suspend + c.toBytes + c.fromBytes + c.resume))} ms`,
+  )
+  console.log(`  (cpu per cycle, the run up to its suspend included: ${fmt(cpu)} ms)`)
+
+  const entries: Array<[string, string]> = [["src", new URL("../src/index.ts", import.meta.url).href]]
+  const dist = new URL("../dist/index.js", import.meta.url)
+  if (existsSync(dist)) entries.push(["dist", dist.href])
+  console.log("library load + first run, each in a new process:")
+  for (const [from, entry] of entries) {
+    for (const engine of ["legacy", "vm"]) {
+      const probes = Array.from({ length: samples }, () => loadInChild(entry, engine))
+      const load = median(probes.map((p) => p.load))
+      const first = median(probes.map((p) => p.first))
+      console.log(`  ${`${from}, ${engine}`.padEnd(12)} load ${fmt(load)} ms  first run ${fmt(first)} ms  total ${fmt(median(probes.map((p) => p.load + p.first)))} ms`)
+    }
+  }
+}
+
+await main()
