@@ -663,12 +663,27 @@ export function emitYield(fc: FunctionCompiler, raw: boolean): void {
   fc.jump(Op.ResumeDispatch, onReturn)
   fc.jump(Op.Jump, after)
   fc.place(onReturn)
+  dropOperandsUnder(fc)
   if (fc.functionKind === "asyncGenerator") {
     fc.emit(Op.AwaitPrepare)
     fc.emit(Op.Await)
   }
   fc.emitReturn()
   fc.place(after)
+}
+
+/**
+ * A `return` resumption leaves the yield's enclosing expression half done (`o.p = yield`, `a + (yield)`): its
+ * operands are dropped so that the return reaches a `finally` block with the empty stack of a statement boundary.
+ */
+function dropOperandsUnder(fc: FunctionCompiler): void {
+  const extra = fc.asm.depth - 1
+  if (extra <= 0) return
+  const value = fc.allocReg()
+  fc.emit(Op.StoreReg, value)
+  for (let i = 0; i < extra; i++) fc.emit(Op.Pop)
+  fc.emit(Op.LoadReg, value)
+  fc.freeReg(value)
 }
 
 /** https://tc39.es/ecma262/#sec-generator-function-definitions-runtime-semantics-evaluation (yield*) */
@@ -744,6 +759,7 @@ function YieldStar(fc: FunctionCompiler, argument: ESTree.Expression): void {
   fc.emit(Op.Int, ResumeMode.Return)
   fc.emit(Op.StrictEq)
   fc.jump(Op.JumpIfFalse, end)
+  dropOperandsUnder(fc)
   fc.emitReturn()
   fc.place(noReturnMethod)
   if (isAsync) {
@@ -760,6 +776,7 @@ function YieldStar(fc: FunctionCompiler, argument: ESTree.Expression): void {
   }
   // A return resumption and the inner iterator has no `return`: return the received value.
   fc.emit(Op.LoadReg, received)
+  dropOperandsUnder(fc)
   if (isAsync) {
     fc.emit(Op.AwaitPrepare)
     fc.emit(Op.Await)

@@ -15,13 +15,15 @@ type Target = ESTree.Pattern | ESTree.CallExpression | ESTree.Expression
 
 // --- Member references ----------------------------------------------------------------------------------------
 
-/** Evaluates a member reference's parts; returns how many values it pushed. */
+/**
+ * Evaluates a member reference's parts; returns how many values it pushed. A computed key stays unconverted: the
+ * get and the put each run ToPropertyKey, after the right-hand side, as V8 does (`o[k] += 1` converts k twice).
+ */
 function prepareMember(fc: FunctionCompiler, m: ESTree.MemberExpression): number {
   if (m.object.type === "Super") {
     superBase(fc, m.object)
     if (!m.computed) return 2
     compileExpression(fc, m.property as ESTree.Expression)
-    fc.emit(Op.ToPropertyKey)
     return 3
   }
   compileExpression(fc, m.object as ESTree.Expression)
@@ -31,7 +33,6 @@ function prepareMember(fc: FunctionCompiler, m: ESTree.MemberExpression): number
   }
   if (!m.computed) return 1
   compileExpression(fc, m.property)
-  fc.emit(Op.ToPropertyKey)
   return 2
 }
 

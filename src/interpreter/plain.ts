@@ -18,14 +18,14 @@ import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
 import { PollStringWork } from "../runtime/interrupt.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
-import { ToBoolean, ToNumeric, ToPropertyKey, ToString, ToStringPrimitive, TypeOf } from "../runtime/conversions.ts"
+import { ToBoolean, ToNumeric, ToString, ToStringPrimitive, TypeOf } from "../runtime/conversions.ts"
 import { MakeFunction } from "../runtime/function-create.ts"
 import { IsCallable, IsConstructor, NativeFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
-import { getFast, GetValueTask, MISS, propertyKeyFast, PutValueTask } from "../runtime/references.ts"
+import { getFast, GetValueTask, MISS, PutValueTask } from "../runtime/references.ts"
 import type { Task } from "../runtime/task.ts"
-import { EMPTY, type PropertyKey, type Value } from "../runtime/value.ts"
+import { EMPTY, type Value } from "../runtime/value.ts"
 import { ClassDefinitionEvaluation } from "./classes.ts"
 import { type Env, recordOf, type Ref, tdzError } from "./environment.ts"
 import { Evaluate, pushElement } from "./expressions.ts"
@@ -189,11 +189,6 @@ const binary = (a: Activation, op: string, l: Value, r: Value): Value => {
 }
 
 const toNumeric = (a: Activation, v: Value): number | bigint => (v instanceof JSObject ? a.m.slow(ToNumeric(a.realm, v)) : toNumericPrimitive(v))
-
-const toPropertyKey = (a: Activation, v: Value): PropertyKey => {
-  const k = propertyKeyFast(v)
-  return k !== MISS ? k : a.m.slow(ToPropertyKey(a.realm, v))
-}
 
 /** CallFunction, on the host stack. */
 export const callValue = (a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string): Value => {
@@ -563,22 +558,23 @@ function unary(p: Program, node: ESTree.UnaryExpression): Code {
 }
 
 /** The base and key of `o.x` / `o[k]` as an assignment target (PrepareMember). */
-function target(p: Program, m: ESTree.MemberExpression): (a: Activation) => [Value, PropertyKey] {
+function target(p: Program, m: ESTree.MemberExpression): (a: Activation) => [Value, Value] {
   const object = expression(p, m.object as ESTree.Expression)
   if (!m.computed) {
     const name = (m.property as ESTree.Identifier).name
     return (a) => [object(a), name]
   }
   const key = expression(p, m.property)
+  // The key stays unconverted: the get and the put each convert it (see PropertyRef.key).
   return (a) => {
     const base = object(a)
-    return [base, toPropertyKey(a, key(a))]
+    return [base, key(a)]
   }
 }
 
-const put = (a: Activation, m: ESTree.MemberExpression, base: Value, key: PropertyKey, v: Value): void => {
+const put = (a: Activation, m: ESTree.MemberExpression, base: Value, key: Value, v: Value): void => {
   a.offset = m.start ?? a.offset
-  if (!putFast(m.computed ? RefKind.Elem : RefKind.Field, base, key, v)) a.m.slow(PutValueTask(a.realm, base, key as Value, v, a.code.strict))
+  if (!putFast(a.realm, m.computed ? RefKind.Elem : RefKind.Field, base, key, v)) a.m.slow(PutValueTask(a.realm, base, key, v, a.code.strict))
 }
 
 function assignment(p: Program, node: ESTree.AssignmentExpression): Code {

@@ -15,7 +15,7 @@ import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, type PropertyKey, type Value } from "../runtime/value.ts"
-import { getFast, getIndexFast, GetValueTask, MISS, propertyKeyFast, PutValueTask, setFast, SuperGetTask, SuperSetTask } from "../runtime/references.ts"
+import { getFast, getIndexFast, GetValueTask, MISS, propertyKeyFast, PutValueTask, setFast, setIndexFast, SuperGetTask, SuperSetTask } from "../runtime/references.ts"
 import { PrivateGetFast, PrivateSetFast } from "../runtime/class-elements.ts"
 import { recordOf, type Ref, tdzError } from "./environment.ts"
 import { Evaluate } from "./expressions.ts"
@@ -101,8 +101,8 @@ export interface PropertyRef {
   readonly base: Value
   /** Super: the `this` value. */
   readonly thisValue: Value
-  /** A property key (Field, Elem after ToPropertyKey, Super) or a PrivateName. */
-  readonly key: PropertyKey | PrivateName
+  /** A property key (Field), a PrivateName, or a computed key's value (converted at each get and put, as V8 does). */
+  readonly key: PropertyKey | PrivateName | Value
 }
 
 /** `super.x`: the active function (home object) and `this`. */
@@ -127,14 +127,12 @@ export function* PrepareMember(a: Activation, m: ESTree.MemberExpression): Eval<
   if (m.object.type === "Super") {
     const { func, thisValue } = superBase(a, m.object)
     if (!m.computed) return { kind: RefKind.Super, base: func, thisValue, key: staticKey(m.property) }
-    const key = yield* ToPropertyKeyValue(a, yield* Evaluate(a, m.property as ESTree.Expression))
-    return { kind: RefKind.Super, base: func, thisValue, key }
+    return { kind: RefKind.Super, base: func, thisValue, key: yield* Evaluate(a, m.property as ESTree.Expression) }
   }
   const base = yield* Evaluate(a, m.object as ESTree.Expression)
   if (m.property.type === "PrivateIdentifier") return { kind: RefKind.Private, base, thisValue: undefined, key: privateNameOf(a, m.property) }
   if (!m.computed) return { kind: RefKind.Field, base, thisValue: undefined, key: (m.property as ESTree.Identifier).name }
-  const key = yield* ToPropertyKeyValue(a, yield* Evaluate(a, m.property))
-  return { kind: RefKind.Elem, base, thisValue: undefined, key }
+  return { kind: RefKind.Elem, base, thisValue: undefined, key: yield* Evaluate(a, m.property) }
 }
 
 /** GetValue of a prepared property reference. */
@@ -142,9 +140,11 @@ export function* GetMember(a: Activation, r: PropertyRef): Eval<Value> {
   const realm = a.realm
   switch (r.kind) {
     case RefKind.Super:
-      return yield* slow(SuperGetTask(realm, r.base, r.thisValue, r.key as PropertyKey))
+      return yield* slow(SuperGetTask(realm, r.base, r.thisValue, r.key as Value))
     case RefKind.Private:
       return yield* GetPrivate(a, r.base, r.key as PrivateName)
+    case RefKind.Elem:
+      return yield* GetElement(a, r.base, r.key as Value)
     default: {
       const v = getFast(realm, r.base, r.key as PropertyKey)
       if (v !== MISS) return v
@@ -159,21 +159,24 @@ export function* PutMember(a: Activation, m: ESTree.Node, r: PropertyRef, v: Val
   const realm = a.realm
   switch (r.kind) {
     case RefKind.Super:
-      return yield* slow(SuperSetTask(realm, r.base, r.thisValue, r.key as PropertyKey, v))
+      return yield* slow(SuperSetTask(realm, r.base, r.thisValue, r.key as Value, v))
     case RefKind.Private: {
       const setter = PrivateSetFast(r.base, r.key as PrivateName, v)
       if (setter !== undefined) yield { kind: "call", f: setter, thisArg: r.base, args: [v] }
       return v
     }
     default:
-      if (putFast(r.kind, r.base, r.key as PropertyKey, v)) return v
+      if (putFast(realm, r.kind, r.base, r.key as Value, v)) return v
       return yield* slow(PutValueTask(realm, r.base, r.key as Value, v, a.code.strict))
   }
 }
 
-/** PutValue of a field or element reference without user code; false: run PutValueTask. */
-export const putFast = (kind: number, base: Value, key: PropertyKey, v: Value): boolean =>
-  kind === RefKind.Field ? setFast(base, key, v) : typeof key === "string" && !(base instanceof ArrayObject) && setFast(base, key, v)
+/** PutValue of a field or element reference (an unconverted key) without user code; false: run PutValueTask. */
+export const putFast = (realm: Realm, kind: number, base: Value, key: Value, v: Value): boolean => {
+  if (kind === RefKind.Field) return setFast(base, key as PropertyKey, v)
+  if (typeof key === "number") return setIndexFast(realm, base, key, v)
+  return typeof key === "string" && !(base instanceof ArrayObject) && setFast(base, key, v)
+}
 
 /** `o.#x` (https://tc39.es/ecma262/#sec-privateget). */
 export function* GetPrivate(a: Activation, base: Value, P: PrivateName): Eval<Value> {

@@ -74,6 +74,8 @@ export const ActivationReturn = (realm: Realm, kind: number, activation: Generat
  * async function's rejected promise) or the result of a Task (an async generator settling its queue).
  */
 export const ActivationThrow = (realm: Realm, kind: number, activation: GeneratorObject | undefined, tc: ThrowCompletion): ThrowCompletion | Value | Task<Value> => {
+  // A generator's parameters are bound before its generator object exists: a throw there is the call's own.
+  if (activation === undefined && (kind === ActivationKind.Generator || kind === ActivationKind.AsyncGenerator)) return tc
   switch (kind) {
     case ActivationKind.Generator:
       activation!.state = "completed"

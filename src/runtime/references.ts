@@ -105,14 +105,26 @@ export const setIndexFast = (realm: Realm, base: Value, key: number, v: Value): 
 }
 
 export function* GetValueTask(realm: Realm, base: Value, key: Value): Task<Value> {
+  nullishBaseFirst(base, key, "read")
   const P = yield* ToPropertyKey(realm, key)
   return yield* GetV(realm, base, P)
 }
 
 export function* PutValueTask(realm: Realm, base: Value, key: Value, v: Value, strict: boolean): Task<Value> {
+  nullishBaseFirst(base, key, "set")
   const P = yield* ToPropertyKey(realm, key)
   yield* PutValueOnBase(realm, base, P, v, strict)
   return v
+}
+
+/**
+ * GetValue and PutValue convert the base (ToObject) before the key (ToPropertyKey): `null[key]` throws before
+ * `key.toString` runs. An object key is left unconverted, so the message names no key (as V8's does).
+ */
+const nullishBaseFirst = (base: Value, key: Value, access: "read" | "set"): void => {
+  if ((base === undefined || base === null) && key instanceof JSObject) {
+    throwTypeError(`Cannot ${access} properties of ${String(base)}`)
+  }
 }
 
 /** A primitive property key without user code, or MISS for an object key. */

@@ -1,0 +1,244 @@
+// Programs on which an engine once failed on its own ("Internal error", a compile-time "codemode bug"), or evaluated
+// in another order than V8: found in conformance samples and by the differential fuzzer (test/fuzz), shrunk.
+
+// === generator-param-pattern-over-null-throws-at-call
+function* g([x]) {}
+try {
+  g(null)
+  return "no throw"
+} catch (e) {
+  return e.constructor.name
+}
+
+// === async-generator-param-pattern-over-null-throws-at-call
+async function* g([x]) {}
+try {
+  g(null)
+  return "no throw"
+} catch (e) {
+  return e.constructor.name
+}
+
+// === generator-method-param-default-throws-at-call
+const thrower = () => {
+  throw new RangeError("default")
+}
+class C {
+  static *s(a = thrower()) {}
+  *m(a = thrower()) {}
+}
+const o = { *m(a = thrower()) {}, async *n(a = thrower()) {} }
+const out = []
+for (const f of [() => C.s(), () => new C().m(), () => o.m(), () => o.n()]) {
+  try {
+    f()
+    out.push("no throw")
+  } catch (e) {
+    out.push(e.name)
+  }
+}
+return out
+
+// === generator-param-default-refers-to-later-param
+const o = { *g(a = b, b) {} }
+try {
+  o.g()
+  return "no throw"
+} catch (e) {
+  return e.name
+}
+
+// === generator-param-iterator-next-throws
+const it = { [Symbol.iterator]: () => ({ next() { throw new SyntaxError("next") } }) }
+function* g([x]) {}
+try {
+  g(it)
+  return "no throw"
+} catch (e) {
+  return e.name
+}
+
+// === generator-return-during-property-assignment-in-try-finally
+const o = {}
+function* g() {
+  try {
+    o.p = yield 1
+  } finally {
+    o.f = "ran"
+  }
+}
+const it = g()
+it.next()
+return [it.return(5), o]
+
+// === generator-return-during-keyed-and-compound-assignment
+const o = { p: 1 }
+const log = []
+function* g() {
+  try {
+    o[yield "key"] = yield "value"
+  } finally {
+    log.push("f1")
+  }
+}
+function* h() {
+  try {
+    o.p += 3 + (yield 1)
+  } finally {
+    log.push("f2")
+  }
+}
+const a = g()
+a.next()
+const b = h()
+b.next()
+return [a.return(1), b.return(2), o, log]
+
+// === generator-return-during-yield-star-in-call-args
+const log = []
+function* inner() {
+  yield 1
+}
+function* g() {
+  try {
+    log.push(String(3 + (yield* inner())))
+  } finally {
+    log.push("finally")
+  }
+}
+const it = g()
+it.next()
+return [it.return(7), log]
+
+// === async-generator-return-during-array-literal-in-try-finally
+const o = {}
+async function* g() {
+  try {
+    o.p = [1, 2, yield 1]
+  } finally {
+    o.f = 1
+  }
+}
+const it = g()
+await it.next()
+return [await it.return(5), o]
+
+// === nullish-base-throws-before-key-tostring
+const log = []
+const key = {
+  toString() {
+    log.push("key")
+    return "k"
+  },
+}
+let u
+const n = null
+const attempts = [
+  () => n[key],
+  () => u[key]++,
+  () => --n[key],
+  () => (u[key] += 1),
+  () => (n[key] ??= 1),
+  () => (n[key] = log.push("rhs")),
+  () => n[key](),
+]
+for (const f of attempts) {
+  try {
+    f()
+  } catch (e) {
+    log.push(e.name)
+  }
+}
+return log
+
+// === keyed-assignment-converts-key-after-rhs-and-at-each-use
+const log = []
+const key = {
+  toString() {
+    log.push("key")
+    return "k"
+  },
+}
+const o = {
+  get k() {
+    log.push("get")
+    return 1
+  },
+  set k(v) {
+    log.push("set")
+  },
+}
+o[key] = log.push("rhs")
+o[key] += 1
+o[key]++
+return log
+
+// === keyed-destructuring-target-before-source-getter
+const log = []
+const src = {
+  get a() {
+    log.push("get a")
+    return 1
+  },
+}
+const t = {}
+const k = {
+  toString() {
+    log.push("key")
+    return "p"
+  },
+}
+;({ a: (log.push("target"), t)[(log.push("key expr"), k)] } = src)
+return [log, t]
+
+// === keyed-array-destructuring-target-before-next
+const log = []
+const t = {}
+const k = {
+  toString() {
+    log.push("key")
+    return "p"
+  },
+}
+const it = {
+  [Symbol.iterator]() {
+    return {
+      next() {
+        log.push("next")
+        return { done: false, value: 1 }
+      },
+      return() {
+        log.push("return")
+        return {}
+      },
+    }
+  },
+}
+;[(log.push("target"), t)[(log.push("key expr"), k)]] = it
+return [log, t]
+
+// === super-keyed-assignment-converts-key-after-rhs
+const log = []
+const key = {
+  toString() {
+    log.push("key")
+    return "k"
+  },
+}
+class A {
+  get k() {
+    log.push("get")
+    return 1
+  }
+  set k(v) {
+    log.push("set")
+  }
+}
+class B extends A {
+  m() {
+    super[key] = log.push("rhs")
+    super[key] += 1
+  }
+}
+new B().m()
+return log
