@@ -289,7 +289,9 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       if (!ctx.codes.has(code)) return "its code is not the program's"
       const brand = FRAME_BRANDS[f.kind]
       const activation = f.activation
-      if (brand === undefined ? activation !== undefined : !(activation instanceof GeneratorObject) || activation.brand !== brand) {
+      // A generator's frame binds its parameters before its generator object exists (vm/machine.ts startGenerator).
+      const bindingParams = activation === undefined && f.kind !== FrameKind.Async
+      if (brand === undefined ? activation !== undefined : !bindingParams && (!(activation instanceof GeneratorObject) || activation.brand !== brand)) {
         return "its activation does not fit its kind"
       }
       if (f.regs.length !== code.registerCount + code.maxStack) return "its registers do not fit its code"

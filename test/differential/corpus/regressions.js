@@ -242,3 +242,17 @@ class B extends A {
 }
 new B().m()
 return log
+
+// === generator-params-bound-across-a-save-point
+// In round-trip mode the run is saved while a parameter initializer runs, before the generator object exists.
+function* g(a = (() => { let s = 0; for (let i = 0; i < 50; i++) s += i; return s })(), b = [1, 2, 3].map((x) => x * a)) {
+  yield a
+  yield b
+}
+const out = []
+for (const v of g()) out.push(v)
+async function* h(a = [1, 2, 3].reduce((x, y) => x + y)) {
+  yield a
+}
+for await (const v of h()) out.push(v)
+return out
