@@ -30,7 +30,7 @@ import {
   type IteratorRecord,
 } from "../runtime/iteration.ts"
 import { JSObject } from "../runtime/object.ts"
-import { Call, CreateArrayFromList, describeValue, GetPrototypeFromConstructor } from "../runtime/operations.ts"
+import { Call, CreateArrayFromList, describeValue, GetPrototypeFromConstructor, notAnEntryMessage } from "../runtime/operations.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
@@ -219,7 +219,7 @@ function* AddEntriesFromIterable(realm: Realm, target: JSObject, iterable: Value
     const next = yield* IteratorStepValue(iteratorRecord)
     if (next === DONE) return
     if (!(next instanceof JSObject)) {
-      const error = new SandboxError("TypeError", `Iterator value ${describeValue(next)} is not an entry object`)
+      const error = new SandboxError("TypeError", notAnEntryMessage(next))
       return yield* IteratorCloseOnThrow(realm, iteratorRecord, error)
     }
     try {

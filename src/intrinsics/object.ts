@@ -19,6 +19,7 @@ import {
   CreateDataPropertyOrThrow,
   DefinePropertyOrThrow,
   describeValue,
+  notAnEntryMessage,
   EnumerableOwnProperties,
   FromPropertyDescriptor,
   Invoke,
@@ -185,7 +186,7 @@ function* Object_fromEntries(realm: Realm, _this: Value, args: ReadonlyArray<Val
     const nextItem = yield* IteratorStepValue(iteratorRecord)
     if (nextItem === DONE) return obj
     try {
-      if (!(nextItem instanceof JSObject)) throwTypeError(`Iterator value ${describeValue(nextItem)} is not an entry object`)
+      if (!(nextItem instanceof JSObject)) throwTypeError(notAnEntryMessage(nextItem))
       const item = nextItem as JSObject
       const k = yield* item.Get("0", item)
       const v = yield* item.Get("1", item)

@@ -130,6 +130,10 @@ export const describeValue = (v: Value): string => {
   return String(v)
 }
 
+/** A primitive that is not an entry, as V8's "Iterator value X is not an entry object" shows it (unquoted). */
+export const notAnEntryMessage = (v: Value): string =>
+  `Iterator value ${typeof v === "string" || typeof v === "bigint" ? String(v) : describeValue(v)} is not an entry object`
+
 // https://tc39.es/ecma262/#sec-setintegritylevel
 export const SetIntegrityLevel = (O: JSObject, level: "sealed" | "frozen"): boolean => {
   if (!O.PreventExtensions()) return false

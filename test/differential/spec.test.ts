@@ -54,6 +54,22 @@ const cases: ReadonlyArray<{ readonly name: string; readonly code: string; reado
     expected: { value: ["it0", "it1", "d"] },
   },
   {
+    // An `await using` binding is immutable like a `using` one (BindingClassDeclarationEvaluation / InitializeBinding
+    // of an immutable binding: PutValue throws); V8 silently ignores the assignment.
+    name: "assigning an await using binding throws",
+    code: `
+      const log = []
+      try {
+        await using x = { async [Symbol.asyncDispose]() { log.push("disposed") } }
+        x = 1
+        log.push("assigned")
+      } catch (e) {
+        log.push(e.name)
+      }
+      return log`,
+    expected: { value: ["disposed", "TypeError"] },
+  },
+  {
     // A function declaration's completion is empty: a block of one has none, so the program's value is
     // undefined (null). V8's script result is the function.
     name: "a block-level function declaration has no completion value",

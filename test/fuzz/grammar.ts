@@ -25,10 +25,12 @@ interface Ctx {
   readonly depth: number
   /** The `t<depth>` bindings in scope. */
   readonly ts: ReadonlyArray<string>
+  /** Loop counters in scope: readable, never assigned (loops must end). */
+  readonly counters?: ReadonlyArray<string>
 }
 
 const key = (c: Ctx): string =>
-  `${c.level}${+c.inFunction}${+c.inGenerator}${+c.inAsync}${+c.inLoop}${c.inMethod}${c.depth}${c.ts.join("")}`
+  `${c.level}${+c.inFunction}${+c.inGenerator}${+c.inAsync}${+c.inLoop}${c.inMethod}${c.depth}${c.ts.join("")}${(c.counters ?? []).join("")}`
 
 const TOP: Ctx = { level: 4, inFunction: false, inGenerator: false, inAsync: true, inLoop: false, inMethod: "", depth: 0, ts: [] }
 
@@ -41,7 +43,7 @@ const lit = (...values: Array<string>): Arb => fc.constantFrom(...values)
 
 const NUMBERS = ["0", "1", "2", "3", "(-1)", "0.5", "NaN", "(-0)", "Infinity", "1e21", "(2 ** 53)", "0x10", "255"]
 const STRINGS = ['""', '"a"', '"ab"', '"0"', '"1"', '"x y"', '"length"', '"constructor"', '"é😀"', "'u1'"]
-const OTHER = ["true", "false", "null", "undefined", "0n", "1n", "(-2n)", "Symbol.iterator", "Symbol('s')", "[]", "{}"]
+const OTHER = ["true", "false", "null", "undefined", "0n", "1n", "(-2n)", "Symbol.iterator", "Symbol('s')", "[]", "{}", "[1, , 3]", "/a(b)?/g", "/x/y"]
 
 /** Names readable here: the program's variables, then whatever this context binds. */
 const names = (c: Ctx): Array<string> => {
@@ -54,6 +56,7 @@ const names = (c: Ctx): Array<string> => {
 
 /** Names assignable here (not loop counters, not `this`). */
 const assignable = (c: Ctx): Array<string> => names(c).filter((n) => n !== "this")
+const readable = (c: Ctx): Array<string> => [...names(c), ...(c.counters ?? [])]
 
 /** An expression as the object of `.x` or `(...)`: a name as is, anything else in parentheses (`(1).x`). */
 const operand = (x: string): string => (/^[A-Za-z_$][\w$]*$/.test(x) ? x : `(${x})`)
@@ -61,7 +64,7 @@ const dot = (e: Arb): Arb => e.map(operand)
 
 const leaf = (c: Ctx): Arb =>
   fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...names(c)) },
+    { weight: 3, arbitrary: fc.constantFrom(...readable(c)) },
     { weight: 2, arbitrary: lit(...NUMBERS) },
     { weight: 2, arbitrary: lit(...STRINGS) },
     { weight: 1, arbitrary: lit(...OTHER) },
@@ -108,11 +111,13 @@ const userCall = (c: Ctx, e: Arb, args: Arb): Array<Arb> => {
   if (c.level >= 2) {
     out.push(join(lit("[...g0("), args, lit(")]")), join(lit("g0("), args, lit(")")))
     out.push(c.inAsync ? join(lit("(await a0("), args, lit("))")) : join(lit("a0("), args, lit(")")))
+    out.push(join(lit("ag0("), args, lit(")")), join(lit("ag0("), args, lit(").next("), e, lit(")")))
   }
   if (c.level >= 3) {
     out.push(join(lit("new K1("), args, lit(")")), join(lit("new K0("), args, lit(").m("), e, lit(")")))
     out.push(join(lit("K1.s("), e, lit(")")), join(lit("new K1("), args, lit(").m("), e, lit(")")))
-    out.push(join(lit("new K1("), args, lit(").acc")))
+    out.push(join(lit("new K1("), args, lit(").acc")), join(lit("[...new K1("), args, lit(").gen("), e, lit(")]")))
+    out.push(join(lit("K0.has("), e, lit(")")), lit("K0.count", "new K1().f"))
   }
   if (c.level >= 4) out.push(join(lit("f1("), args, lit(")")))
   return out
@@ -166,10 +171,16 @@ function buildExpression(c: Ctx, size: number): Arb {
     join(lit("("), callback, lit(")("), args, lit(")")),
     join(lit("(([x, , y = "), small, lit(", ...r] = []) => [x, y, r])("), e, lit(")")),
     join(lit("(({ a, b: { c } = {}, ...r }) => [a, c, r])("), e, lit(")")),
-    join(lit("(function () { return [this === undefined, typeof arguments, arguments.length] })("), args, lit(")")),
+    join(lit("(function () { return [this === undefined, typeof arguments, arguments.length, new.target] })("), args, lit(")")),
     join(lit("new (class extends "), lit("Array", "Map", "Error", "Object"), lit(" { x = "), small, lit(" })("), args, lit(")")),
-    join(lit("typeof "), target),
-    join(lit("delete "), dot(e), lit(".a")),
+    join(lit("(typeof "), target, lit(")")),
+    join(lit("(async (p0) => "), expression({ ...c, inFunction: true, inGenerator: false, inAsync: true, inLoop: false }, size - 1), lit(")("), small, lit(")")),
+    join(dot(e), lit("?.("), args, lit(")")),
+    join(lit("({ [Symbol.toPrimitive](h) { return "), small, lit(" + h } })")),
+    join(lit("({ toJSON() { return "), small, lit(" } })")),
+    join(lit("({ __proto__: "), small, lit(", a: "), small, lit(" })")),
+    join(lit("new (class Q { static [\"x\" + "), small, lit("] = 1; #p = "), small, lit("; static { this.y = "), small, lit(" } get p() { return this.#p } })().p")),
+    join(lit("(delete "), dot(e), lit(".a)")),
     join(lit("("), e, lit(", "), e, lit(")")),
     userError,
     ...userCall(c, e, args),
@@ -253,11 +264,12 @@ function buildStatement(c: Ctx, size: number): Arb {
   const boundBody = statements(bound, size - 1)
   const loopBody = statements(loop, size - 1)
   const boundLoopBody = statements(boundLoop, size - 1)
+  const usingBody = statements({ ...inner, counters: [...(c.counters ?? []), t] }, size - 1)
   const compound: Array<Arb> = [
     join(lit(`{ let ${t} = `), e, lit(";\n"), boundBody, lit("\n}")),
     join(lit(`{ const ${t} = `), e, lit(";\n"), boundBody, lit("\n}")),
     join(lit("if ("), e, lit(") {\n"), body, lit("\n} else {\n"), body, lit("\n}")),
-    join(lit(`for (let i${d} = 0; i${d} < `), lit("0", "1", "2", "3"), lit(`; i${d}++) {\n`), loopBody, lit("\n}")),
+    join(lit(`for (let i${d} = 0; i${d} < `), lit("0", "1", "2", "3"), lit(`; i${d}++) {\n`), statements({ ...loop, counters: [...(c.counters ?? []), `i${d}`] }, size - 1), lit("\n}")),
     join(lit(`for (const ${t} of [`), e, lit(", "), e, lit("]) {\n"), boundLoopBody, lit("\n}")),
     join(lit(`for (const [${t}] of [[`), e, lit("]]) {\n"), boundLoopBody, lit("\n}")),
     join(lit(`for (const ${t} in `), e, lit(") {\n"), boundLoopBody, lit("\n}")),
@@ -269,7 +281,10 @@ function buildStatement(c: Ctx, size: number): Arb {
     join(lit("try {\n"), body, lit("\n} finally {\n"), body, lit("\n}")),
     join(lit("try {\n"), body, lit(`\n} catch ({ message: ${t} }) {\n__catch(__msg(${t}));\n`), boundBody, lit("\n} finally {\n"), body, lit("\n}")),
     join(lit("throw "), fc.oneof(userError, e), lit(";")),
+    // A using binding is never assigned: V8 ignores an assignment to an `await using` one (spec.test.ts).
+    join(lit(`{ using ${t} = { [Symbol.dispose]() { console.log("dispose ${t}") } };\n`), usingBody, lit("\n}")),
   ]
+  if (c.inAsync) compound.push(join(lit(`{ await using ${t} = { async [Symbol.asyncDispose]() { console.log("async dispose ${t}") } };\n`), usingBody, lit("\n}")))
   if (c.level >= 2 && c.inAsync) compound.push(join(lit(`for await (const ${t} of g0(`), e, lit(")) {\n"), boundLoopBody, lit("\n}")))
   if (c.level >= 2) compound.push(join(lit(`for (const ${t} of g0(`), e, lit(")) {\n"), boundLoopBody, lit("\n}")))
   return fc.oneof({ weight: 3, arbitrary: fc.oneof(...simple) }, { weight: 2, arbitrary: fc.oneof(...compound) })
@@ -306,6 +321,8 @@ export const program = (size = 3): Arb => {
       f0: fc.tuple(params, body(fn(0, "plain"))),
       g0: fc.tuple(params, body(fn(1, "generator"))),
       a0: fc.tuple(params, body(fn(1, "async"))),
+      ag0: fc.tuple(params, body({ ...fn(1, "async"), inGenerator: true })),
+      k1gen: body({ ...fn(2, "generator", "derived") }),
       k0ctor: body(fn(2, "method", "base")),
       k0m: body(fn(2, "method", "base")),
       k1m: body(fn(2, "method", "derived")),
@@ -325,9 +342,18 @@ ${p.g0[1]}
 async function a0(${p.a0[0]}) {
 ${p.a0[1]}
 }
+async function* ag0(${p.ag0[0]}) {
+${p.ag0[1]}
+}
 class K0 {
   #h = 1
+  static count = 0
+  static { this.count = 0 }
+  static has(o) { return #h in o }
+  #pm() { return this.#h }
   constructor(p0, p1) {
+K0.count++;
+console.log(new.target.name);
 ${p.k0ctor}
   }
   m(p0, p1) {
@@ -343,6 +369,9 @@ ${p.k1static}
   }
   m(p0, p1) {
 ${p.k1m}
+  }
+  *gen(p0, p1) {
+${p.k1gen}
   }
 }
 function f1(${p.f1[0]}) {

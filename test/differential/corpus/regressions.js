@@ -256,3 +256,16 @@ async function* h(a = [1, 2, 3].reduce((x, y) => x + y)) {
 }
 for await (const v of h()) out.push(v)
 return out
+
+// === not-an-entry-message-shows-primitives-unquoted
+const out = []
+for (const v of ["a", 1, 1n, null, Symbol("q"), true]) {
+  for (const make of [(x) => new Map([x]), (x) => Object.fromEntries([x]), (x) => new WeakMap([x])]) {
+    try {
+      make(v)
+    } catch (e) {
+      out.push(e.message)
+    }
+  }
+}
+return out
