@@ -11,6 +11,8 @@
  *    VM to suspend (issue 5); until then the real figure is reported as n/a, and the same measurement is made
  *    with the scripted executor of the service tests (service + Postgres, no VM state) so the service's share is
  *    known.
+ * 3. The fixed costs (issue 20): start-up (spawn until the first `GET /health` answers 200), `POST /v1/runs
+ *    "1 + 1"` latency p50/p99 at one connection, and a run with one webhook call (an answer at once), p50/p99.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { Agent, createServer, request as httpRequest } from "node:http"
@@ -104,7 +106,49 @@ const database = async (): Promise<{ env: Record<string, string>; label: string;
   }
 }
 
-const serve = (env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> =>
+/** Latencies (ms) of `n` requests one after another, after a few untimed ones. */
+const sequential = async (n: number, once: () => Promise<void>): Promise<Array<number>> => {
+  for (let i = 0; i < 10; i++) await once()
+  const times: Array<number> = []
+  for (let i = 0; i < n; i++) {
+    const t = performance.now()
+    await once()
+    times.push(performance.now() - t)
+  }
+  return times
+}
+
+const latencies = (times: ReadonlyArray<number>): string =>
+  `p50 ${percentile(times, 50).toFixed(2)} ms   p99 ${percentile(times, 99).toFixed(2)} ms`
+
+/** A webhook that answers every call at once. */
+const echoWebhook = async (): Promise<{ url: string; close: () => void }> => {
+  const server = createServer((req, res) => {
+    req.on("data", () => {})
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end(JSON.stringify({ output: "ok" }))
+    })
+  })
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections()
+      server.close()
+    },
+  }
+}
+
+/** `codemode serve` in a child process; `startMs` is from the spawn until the first `GET /health` answered 200. */
+const serve = async (env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void>; startMs: number }> => {
+  const spawned = performance.now()
+  const server = await listen(env)
+  while ((await fetch(`${server.url}/health`).then((r) => r.status, () => 0)) !== 200) await new Promise((ok) => setTimeout(ok, 5))
+  return { ...server, startMs: performance.now() - spawned }
+}
+
+const listen = (env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
       cwd: ROOT,
@@ -202,6 +246,7 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
   const server = await serve(db.env)
   try {
     console.log(`service bench: ${CONNECTIONS} connections, ${SECONDS}s x ${ROUNDS} rounds, ${db.label}`)
+    console.log(`  start-up (spawn to /health 200) ${server.startMs.toFixed(0).padStart(7)} ms`)
     const ok = await post(`${server.url}/v1/runs`, { code: "1 + 1" })
     if (ok.body?.result?.value !== 2) throw new Error(`1 + 1 answered ${JSON.stringify(ok.body)}`)
     const health: Array<number> = []
@@ -217,6 +262,25 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
     const [mh, me] = [median(health), median(execute)]
     console.log(`  GET /health                     ${mh.toFixed(0).padStart(7)} req/s`)
     console.log(`  POST /v1/runs "1 + 1"           ${me.toFixed(0).padStart(7)} req/s   ratio to /health ${(me / mh).toFixed(3)}${errors ? `  (${errors} errors)` : ""}`)
+    const one = await sequential(RESUMES, async () => {
+      if ((await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) !== 200) throw new Error("1 + 1 failed")
+    })
+    console.log(`  POST /v1/runs "1 + 1", 1 conn.  ${latencies(one)}`)
+    const echo = await echoWebhook()
+    try {
+      await fetch(`${server.url}/v1/tools/bench.echo`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ description: "echo", input: {}, output: { type: "string" }, url: echo.url, mode: "idempotent" }),
+      })
+      const called = await sequential(RESUMES, async () => {
+        const r = await post(`${server.url}/v1/runs`, { code: "return await tools.bench.echo({})" })
+        if (r.body?.result?.value !== "ok") throw new Error(`the webhook run answered ${JSON.stringify(r.body)}`)
+      })
+      console.log(`  a run with one webhook call     ${latencies(called)}`)
+    } finally {
+      echo.close()
+    }
 
     await fetch(`${server.url}/v1/tools/bench.gate`, {
       method: "PUT",
@@ -227,7 +291,7 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
     console.log(
       real === undefined
         ? "  resume latency (VM)             n/a: the VM cannot suspend yet (issue 5)"
-        : `  resume latency (VM)             p50 ${percentile(real, 50).toFixed(2)} ms   p99 ${percentile(real, 99).toFixed(2)} ms   (${real.length} resumes)`,
+        : `  resume latency (VM)             ${latencies(real)}   (${real.length} resumes)`,
     )
   } finally {
     await server.stop()
