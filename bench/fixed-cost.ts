@@ -141,7 +141,7 @@ const main = async (): Promise<void> => {
   console.log(`  (cpu per cycle, the run up to its suspend included: ${fmt(cpu)} ms)`)
 
   const entries: Array<[string, string]> = [["src", new URL("../src/index.ts", import.meta.url).href]]
-  const dist = new URL("../dist/index.js", import.meta.url)
+  const dist = new URL("../dist/src/index.js", import.meta.url)
   if (existsSync(dist)) entries.push(["dist", dist.href])
   console.log("library load + first run, each in a new process:")
   for (const [from, entry] of entries) {
