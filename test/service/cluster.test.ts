@@ -119,7 +119,8 @@ describe("replicas as processes", () => {
   })
 
   it("a suspended run survives a restart of both replicas", async () => {
-    const [a, b] = [await replica(), await replica()]
+    // Four replicas start in this test, two at a time: each loads the library twice (itself, its program process).
+    const [a, b] = await Promise.all([replica(), replica()])
     const run = await clientFor(a.url).run((c) =>
       c.runs.create({ payload: { code: `const r = await tools.slow.idem({ step: 1 }); return r.echo.step + 41`, wait: false } }),
     )
@@ -127,14 +128,14 @@ describe("replicas as processes", () => {
     expect((await clientFor(b.url).run((c) => c.runs.suspend({ params: { id: run.id } }))).status).toBe("suspended")
     await Promise.all([a.stop(), b.stop()])
     replicas = []
-    const [c, d] = [await replica(), await replica()]
+    const [c, d] = await Promise.all([replica(), replica()])
     expect((await clientFor(d.url).run((x) => x.runs.get({ params: { id: run.id } }))).status).toBe("suspended")
     const resuming = clientFor(c.url).run((x) => x.runs.resume({ params: { id: run.id }, payload: {} }))
     await waitForCall((x) => x.json.runId === run.id, 2)
     release.get(callsFor(run.id)[1]!.json.key)?.()
     const done = await resuming
     expect(done.result).toMatchObject({ ok: true, value: 42 })
-  })
+  }, 120_000)
 
   it("refuses through B to suspend a run whose plain call is running on A, naming the call", async () => {
     const [a, b] = [await replica(), await replica()]

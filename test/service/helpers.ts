@@ -83,6 +83,8 @@ export const startReplica = async (options: ReplicaOptions): Promise<Replica> =>
     CODEMODE_DRAIN_MS: "1000",
     // The tests' webhook receivers listen on loopback, which production refuses (outbound.ts).
     CODEMODE_WEBHOOK_ALLOW: "127.0.0.1",
+    // One process runs a replica's programs: starting one loads the library, which is what a loaded machine feels.
+    CODEMODE_WORKERS: "1",
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
     ...(options.pgliteDir === undefined ? {} : { PGLITE_DIR: options.pgliteDir }),
     ...options.env,
@@ -125,11 +127,11 @@ export interface ChildReplica {
 }
 
 /** Spawns `codemode serve` on the project's Node (process.execPath under vitest) and waits for its address. */
-export const spawnReplica = (env: Record<string, string>, timeoutMs = 30_000): Promise<ChildReplica> =>
+export const spawnReplica = (env: Record<string, string>, timeoutMs = 60_000): Promise<ChildReplica> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", ...env },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", CODEMODE_WORKERS: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let out = ""

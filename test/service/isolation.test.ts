@@ -5,7 +5,8 @@
  * and the replica is the same process at the end.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createDatabase, spawnReplica, type ChildReplica } from "./helpers.ts"
+import { execFileSync } from "node:child_process"
+import { createDatabase, eventually, request, spawnReplica, sqlOn, startReceiver, startReplica, type ChildReplica } from "./helpers.ts"
 
 const HOSTILE = [
   // Heap bombs: many small objects, one huge flattened string per step, one huge array.
@@ -90,4 +91,53 @@ describe("isolation", () => {
       hostileDone.map((r) => r.json.result?.error?.message),
     )
   }, 180_000)
+})
+
+/** The pool's processes under this (test) process. */
+const poolProcesses = (): Array<number> =>
+  execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.includes("isolation/child.ts"))
+    .map((line) => Number(line.trim().split(/\s+/)[0]))
+
+describe("a process of the pool that dies", () => {
+  it("fails the run that had called a tool, runs again the one that had not, and is replaced", async () => {
+    const db2 = await createDatabase()
+    const receiver = await startReceiver(() => ({ json: { output: 1 }, delayMs: 3_000 }))
+    const server = await startReplica({ databaseUrl: db2.url, env: { CODEMODE_WORKERS: "1" } })
+    try {
+      expect((await request(server.url, "PUT", "/v1/tools/slow.wait", { description: "waits", input: {}, url: receiver.url, mode: "plain" })).status).toBe(200)
+      const [victim] = poolProcesses()
+      expect(victim).toBeDefined()
+      const calling = await request(server.url, "POST", "/v1/runs", { code: `console.log("before"); return await tools.slow.wait({})`, wait: false })
+      await eventually(async () => (receiver.calls.length > 0 ? true : undefined))
+      const computing = await request(server.url, "POST", "/v1/runs", {
+        code: `console.log("once"); let s = 0; for (let i = 0; i < 300000; i++) s += i % 7; return s`,
+        wait: false,
+      })
+      process.kill(victim!, "SIGKILL")
+      const settled = async (id: string) =>
+        eventually(async () => {
+          const r = await request(server.url, "GET", `/v1/runs/${id}`)
+          return r.body.status === "running" ? undefined : r.body
+        }, 60_000)
+      const failed = await settled(calling.body.id)
+      expect(failed.status).toBe("failed")
+      expect(failed.result.error.message).toMatch(/process running this run stopped unexpectedly \(SIGKILL\)/)
+      const again = await settled(computing.body.id)
+      expect(again.status, JSON.stringify(again)).toBe("succeeded")
+      expect(again.result.value).toBe(899997)
+      // Its second attempt did not deliver its line again.
+      const lines = await sqlOn<{ data: { line: string } }>(db2.url, "SELECT data FROM events WHERE run_id = $1 AND type = 'log'", [computing.body.id])
+      expect(lines.map((r) => r.data.line)).toStrictEqual(["once"])
+      // A new process took the dead one's place, and runs programs.
+      await eventually(async () => (poolProcesses().some((p) => p !== victim) ? true : undefined), 30_000)
+      expect((await request(server.url, "POST", "/v1/runs", { code: "1 + 1" })).body.result.value).toBe(2)
+    } finally {
+      await server.close()
+      await receiver.close()
+      await db2.drop()
+    }
+    expect(poolProcesses()).toStrictEqual([])
+  }, 120_000)
 })

@@ -461,7 +461,7 @@ export const layer: Layer.Layer<Executor, never, ServerConfig> = Layer.unwrap(
     return Layer.effect(
       Executor,
       Effect.gen(function* () {
-        const library = yield* Effect.promise(() => import("../../index.ts"))
+        // The processes load the library while this one does.
         const pool = yield* Effect.acquireRelease(
           Effect.sync(
             () =>
@@ -474,6 +474,7 @@ export const layer: Layer.Layer<Executor, never, ServerConfig> = Layer.unwrap(
           ),
           (pool) => Effect.sync(() => pool.close()),
         )
+        const library = yield* Effect.promise(() => import("../../index.ts"))
         // The service listens only once it can run programs.
         yield* Effect.promise(() => pool.ready())
         return pooled(library, pool)
