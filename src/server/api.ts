@@ -104,6 +104,8 @@ export const Limits = Schema.Struct({
   timeoutMs: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0))),
   maxToolCalls: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
   maxOutputBytes: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
+  /** At most the service's `CODEMODE_MAX_MEMORY_BYTES`, which is also the default. */
+  maxMemoryBytes: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0))),
 }).annotate({ identifier: "Limits" })
 export type Limits = typeof Limits.Type
 

@@ -29,6 +29,11 @@
  * | `CODEMODE_MAX_RECOVERIES`     | 3                  | takeovers of a run after replica deaths before it fails  |
  * | `CODEMODE_DRAIN_MS`           | 8000               | on shutdown, how long a run's plain call may keep it from |
  * |                               |                    | being suspended before the run is failed                 |
+ * | `CODEMODE_MAX_MEMORY_BYTES`   | 268435456          | memory a run may hold (`limits.maxMemoryBytes`): the     |
+ * |                               |                    | default and the most a run may ask for; below the heap   |
+ * | `CODEMODE_SNAPSHOT_KEY`       | (unset)            | key signing saved run states (16+ bytes); needed with    |
+ * |                               |                    | `DATABASE_URL` (every replica the same), generated and   |
+ * |                               |                    | kept beside `PGLITE_DIR` without it                      |
  * | `CODEMODE_WORKERS`            | available cores    | processes that run programs (isolation/pool.ts); 0 runs  |
  * |                               |                    | them in the service's own thread (debugging only)        |
  * | `CODEMODE_WORKER_HEAP_MB`     | 2048               | V8 heap limit of each of those processes                 |
@@ -64,6 +69,8 @@ export interface ServerConfigShape {
   readonly idleSuspendMs: number
   readonly maxRecoveries: number
   readonly drainMs: number
+  readonly maxMemoryBytes: number
+  readonly snapshotKey: Option.Option<Redacted.Redacted>
   readonly workers: number
   readonly workerHeapMb: number
   readonly workerGraceMs: number
@@ -103,6 +110,8 @@ export const config: Config.Config<ServerConfigShape> = Config.all({
   idleSuspendMs: nonNegative("CODEMODE_IDLE_SUSPEND_MS", 5_000),
   maxRecoveries: nonNegative("CODEMODE_MAX_RECOVERIES", 3),
   drainMs: nonNegative("CODEMODE_DRAIN_MS", 8_000),
+  maxMemoryBytes: positive("CODEMODE_MAX_MEMORY_BYTES", 256 * 1024 * 1024),
+  snapshotKey: optionalSecret("CODEMODE_SNAPSHOT_KEY"),
   workers: nonNegative("CODEMODE_WORKERS", availableParallelism()),
   workerHeapMb: positive("CODEMODE_WORKER_HEAP_MB", 2048),
   workerGraceMs: positive("CODEMODE_WORKER_GRACE_MS", 5_000),

@@ -135,6 +135,15 @@ export class Executor extends Context.Service<
       (library) => fromLibrary(library),
     ),
   )
+  /** The same, signing saved states with `snapshotKey` and resuming only states it signed. */
+  static readonly layerSigned = (snapshotKey: string): Layer.Layer<Executor> =>
+    Layer.effect(
+      Executor,
+      Effect.map(
+        Effect.promise(() => import("../index.ts")),
+        (library) => fromLibrary(library, { snapshotKey }),
+      ),
+    )
 }
 
 export type Library = typeof import("../index.ts")
@@ -178,10 +187,13 @@ const endedWithoutOutcome =
   <A, E>(self: Effect.Effect<A, E>): Effect.Effect<A | B, E> =>
     Effect.catchCause(self, (cause) => (Cause.hasInterruptsOnly(cause) ? Effect.succeed(value) : Effect.failCause(cause)))
 
+/** The library's SnapshotError for a state whose signature is missing or does not match (src/snapshot/signature.ts). */
+const forged = (e: Error): boolean => /signature|not signed/.test(e.message)
+
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 /** The executor over a loaded library, in this thread (the isolation pool's processes host one each). */
-export const fromLibrary = (library: Library) => {
+export const fromLibrary = (library: Library, options: { readonly snapshotKey?: string | undefined } = {}) => {
   const { CodeMode } = library
   const refused = (e: CodeMode.SuspendError) => new SuspendRefused({ reason: "Blocked", detail: e.message, calls: e.calls })
 
@@ -191,7 +203,11 @@ export const fromLibrary = (library: Library) => {
       Effect.map((o): Outcome => (o.ok === "suspended" ? { ok: "suspended", state: CodeMode.toBytes(o.state) } : (o as Result))),
       // A saved state that cannot be resumed here fails run() with a SnapshotError (spec): the run fails with it.
       Effect.catch((e) =>
-        Effect.succeed<Outcome>({ ok: false, error: { kind: "ExecutionFailure", message: messageOf(e) }, toolCalls: [] }),
+        Effect.succeed<Outcome>({
+          ok: false,
+          error: { kind: "ExecutionFailure", message: e instanceof CodeMode.SnapshotError ? `The run's saved state was refused: ${e.message}` : messageOf(e) },
+          toolCalls: [],
+        }),
       ),
     ),
     // The library leaves a waiting suspend interrupted when the run ended without an outcome (a cancel won the
@@ -205,7 +221,12 @@ export const fromLibrary = (library: Library) => {
   })
 
   const runtimeFor = (spec: { tools: ReadonlyArray<ToolBinding>; namespaces: ReadonlyArray<NamespaceBinding> }, limits?: Limits) =>
-    CodeMode.make({ engine: "vm", ...(limits === undefined ? {} : { limits }), tools: toolTree(library, spec.tools, spec.namespaces) }) as CodeMode.VmRuntime
+    CodeMode.make({
+      engine: "vm",
+      ...(limits === undefined ? {} : { limits }),
+      ...(options.snapshotKey === undefined ? {} : { snapshotKey: options.snapshotKey }),
+      tools: toolTree(library, spec.tools, spec.namespaces),
+    }) as CodeMode.VmRuntime
 
   const observer = (onLog: ((line: string) => void) | undefined) => (onLog === undefined ? {} : { onLog })
 
@@ -223,6 +244,8 @@ export const fromLibrary = (library: Library) => {
       const run = resumed.run().pipe(
         Effect.catch((e) => {
           if (!(e instanceof CodeMode.SnapshotError)) return Effect.fail(e)
+          // A state that is not signed with this service's key was altered (or forged): it is refused, never replayed.
+          if (options.snapshotKey !== undefined && forged(e)) return Effect.fail(e)
           current = runtimeFor(spec, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...observer(spec.onLog) })
           return Effect.logWarning(`run ${spec.runId}: its saved state cannot be resumed (${e.message}); replaying it from its code`).pipe(
             Effect.andThen(current.run()),

@@ -107,7 +107,11 @@ export class Runs extends Context.Service<
         const id = request.id ?? crypto.randomUUID()
         const filter = request.tools ?? null
         const registrations = yield* registry.resolve(tenant, filter, true)
-        const limits = { timeoutMs: config.defaultTimeoutMs, ...request.limits }
+        const limits = {
+          timeoutMs: config.defaultTimeoutMs,
+          ...request.limits,
+          maxMemoryBytes: Math.min(request.limits?.maxMemoryBytes ?? config.maxMemoryBytes, config.maxMemoryBytes),
+        }
         const requestHash = fingerprint(request)
         const row = yield* store.insert({ id, tenant, code: request.code, limits, tools: filter, owner: me, leaseMs: config.leaseMs, requestHash })
         if (row === undefined) {

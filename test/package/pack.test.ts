@@ -104,7 +104,7 @@ console.log(JSON.stringify({ value: result.ok ? result.value : null, unreachable
   it("serves with its bin, and the Promise client and the CLI talk to it", async () => {
     const server = spawn(process.execPath, [join(project, "node_modules/.bin/codemode"), "serve"], {
       cwd: project,
-      env: { ...env(), DATABASE_URL: db.url, PORT: "0", HOST: "127.0.0.1" },
+      env: { ...env(), DATABASE_URL: db.url, PORT: "0", HOST: "127.0.0.1", CODEMODE_SNAPSHOT_KEY: "pack-test-snapshot-key-32-bytes." },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let out = ""

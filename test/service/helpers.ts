@@ -25,6 +25,7 @@ import { verify } from "../../src/server/signing.ts"
 
 /** Empty outside vitest (bench/service.ts borrows these helpers); creating a database then says why it cannot. */
 export const ADMIN_URL = process.env["DATABASE_URL"] ?? ""
+export const TEST_SNAPSHOT_KEY = "test-snapshot-key-of-32-bytes..."
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 
 const admin = <A>(f: (sql: PgClient.PgClient) => Effect.Effect<A, unknown>) => {
@@ -85,6 +86,8 @@ export const startReplica = async (options: ReplicaOptions): Promise<Replica> =>
     CODEMODE_WEBHOOK_ALLOW: "127.0.0.1",
     // One process runs a replica's programs: starting one loads the library, which is what a loaded machine feels.
     CODEMODE_WORKERS: "1",
+    // Replicas of one database sign run states with one key (snapshot-key.ts).
+    CODEMODE_SNAPSHOT_KEY: TEST_SNAPSHOT_KEY,
     ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
     ...(options.pgliteDir === undefined ? {} : { PGLITE_DIR: options.pgliteDir }),
     ...options.env,
@@ -131,7 +134,7 @@ export const spawnReplica = (env: Record<string, string>, timeoutMs = 60_000): P
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", CODEMODE_WORKERS: "1", ...env },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", CODEMODE_WORKERS: "1", CODEMODE_SNAPSHOT_KEY: TEST_SNAPSHOT_KEY, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let out = ""

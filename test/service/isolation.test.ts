@@ -30,7 +30,8 @@ beforeAll(async () => {
   replica = await spawnReplica({
     DATABASE_URL: db.url,
     CODEMODE_WORKERS: "2",
-    CODEMODE_WORKER_HEAP_MB: "256",
+    CODEMODE_WORKER_HEAP_MB: "512",
+    CODEMODE_MAX_MEMORY_BYTES: String(128 * 1024 * 1024),
     CODEMODE_WORKER_GRACE_MS: "2000",
   })
 }, 60_000)

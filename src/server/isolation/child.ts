@@ -18,7 +18,7 @@ const send = (message: ToParent): void => {
 // library loads (seconds) catches a service that dies meanwhile.
 process.on("disconnect", () => process.exit(0))
 
-const executor = fromLibrary(await import("../../index.ts"))
+const executor = fromLibrary(await import("../../index.ts"), { snapshotKey: process.env["CODEMODE_SNAPSHOT_KEY"] })
 if (!process.connected) process.exit(0)
 
 let nextCall = 0

@@ -18,6 +18,7 @@
  * A run that kills a child of its own is the culprit and fails.
  */
 import * as Cause from "effect/Cause"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -26,6 +27,7 @@ import { fileURLToPath } from "node:url"
 import type { Limits, Result } from "../api.ts"
 import { ServerConfig } from "../config.ts"
 import { Executor, fromLibrary, type Outcome, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
+import { snapshotKey, type SnapshotKeyMissing } from "../snapshot-key.ts"
 import type { ToChild, ToParent, ToolSpec } from "./protocol.ts"
 
 // Beside this file: child.ts in a checkout, child.js in the compiled package (tsc rewrites imports, not URLs).
@@ -37,6 +39,7 @@ export interface PoolOptions {
   readonly graceMs: number
   /** The deadline of a run whose limits the service does not know (a resumed run keeps its saved limits). */
   readonly defaultTimeoutMs: number
+  readonly snapshotKey: string
 }
 
 /** Why a child stopped, as its runs' diagnostics say it. */
@@ -90,6 +93,7 @@ class Child {
     this.quarantine = quarantine
     this.process = fork(CHILD, [], {
       serialization: "advanced",
+      env: { ...process.env, CODEMODE_SNAPSHOT_KEY: options.snapshotKey },
       execArgv: [`--max-old-space-size=${options.heapMb}`, "--disable-warning=ExperimentalWarning"],
       stdio: ["ignore", "inherit", "pipe", "ipc"],
     })
@@ -411,8 +415,8 @@ const refusedBy = (answer: Answer): Effect.Effect<Uint8Array | undefined, Suspen
   answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.state) : Effect.fail(new SuspendRefused(answer.refusal))
 
 /** The executor over a pool. The catalog and tool checks need no isolation: they only render schemas. */
-const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool): Executor["Service"] => {
-  const local = fromLibrary(library)
+const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshotKey: string): Executor["Service"] => {
+  const local = fromLibrary(library, { snapshotKey })
   const program = (
     runId: string,
     start: ToChild & { type: "start" | "resume" },
@@ -454,10 +458,23 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool): Executo
 }
 
 /** The executor the service runs with: the pool, or (`CODEMODE_WORKERS=0`) the VM in this thread. */
-export const layer: Layer.Layer<Executor, never, ServerConfig> = Layer.unwrap(
+export class PoolConfigInvalid extends Data.TaggedError("PoolConfigInvalid")<{ readonly detail: string }> {
+  override get message(): string {
+    return this.detail
+  }
+}
+
+export const layer: Layer.Layer<Executor, SnapshotKeyMissing | PoolConfigInvalid, ServerConfig> = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* ServerConfig
-    if (config.workers === 0) return Executor.layer
+    const key = yield* snapshotKey(config)
+    if (config.workers === 0) return Executor.layerSigned(key)
+    // The run's budget must end it before its process's heap does: the budget fails one run, the heap its process.
+    if (config.maxMemoryBytes >= config.workerHeapMb * 1024 * 1024) {
+      return yield* new PoolConfigInvalid({
+        detail: `CODEMODE_MAX_MEMORY_BYTES (${config.maxMemoryBytes}) must be below CODEMODE_WORKER_HEAP_MB (${config.workerHeapMb} MiB)`,
+      })
+    }
     return Layer.effect(
       Executor,
       Effect.gen(function* () {
@@ -470,6 +487,7 @@ export const layer: Layer.Layer<Executor, never, ServerConfig> = Layer.unwrap(
                 heapMb: config.workerHeapMb,
                 graceMs: config.workerGraceMs,
                 defaultTimeoutMs: config.defaultTimeoutMs,
+                snapshotKey: key,
               }),
           ),
           (pool) => Effect.sync(() => pool.close()),
@@ -477,7 +495,7 @@ export const layer: Layer.Layer<Executor, never, ServerConfig> = Layer.unwrap(
         const library = yield* Effect.promise(() => import("../../index.ts"))
         // The service listens only once it can run programs.
         yield* Effect.promise(() => pool.ready())
-        return pooled(library, pool)
+        return pooled(library, pool, key)
       }),
     )
   }),
