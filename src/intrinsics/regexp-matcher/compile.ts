@@ -48,6 +48,8 @@ export const Op = {
   Match: 17,
   /** dir, strings, maxLength: a class of strings, longest match first */
   Strings: 18,
+  /** dir, test, min, max: a lazy loop over one single-character atom, kept as one choice point. */
+  LazyStar: 19,
 } as const
 
 export interface Program {
@@ -152,10 +154,10 @@ export const compile = (pattern: Pattern): Program => {
   const emitRepeat = (node: Extract<Node, { type: "repeat" }>, dir: 1 | -1): void => {
     if (node.max === 0) return
     const body = node.body
-    const single = node.greedy ? singleCharacter(body) : undefined
+    const single = singleCharacter(body)
     if (single !== undefined) {
       // One character per iteration: no captures to reset and no empty iteration, so the loop needs no counter.
-      code.push(Op.Star, dir, testIndex(single), node.min, node.max)
+      code.push(node.greedy ? Op.Star : Op.LazyStar, dir, testIndex(single), node.min, node.max)
       return
     }
     const counter = register()

@@ -26,6 +26,8 @@ const STAR_FORWARD = 3
 const STAR_BACKWARD = 4
 /** A class of strings that can still try shorter strings. */
 const STRINGS = 5
+/** A lazy one-character loop that can still take another character (aux: the characters taken). */
+const LAZY = 6
 /** kind, pc, position, trail length, aux (Star: the position after its minimum; Strings: the next length to try). */
 const ENTRY = 5
 
@@ -224,6 +226,24 @@ export class Machine {
           pc += 5
           continue
         }
+        case Op.LazyStar: {
+          const dir = code[pc + 1]!
+          const test = tests[code[pc + 2]!]!
+          const min = code[pc + 3]!
+          let count = 0
+          let p = pos
+          while (count < min) {
+            const c = readChar(S, p, dir, unicode)
+            if (c < 0 || !test(c)) break
+            p = nextPos
+            if ((++count & (POLL_EVERY - 1)) === 0) this.charge(POLL_EVERY)
+          }
+          if (count < min) break
+          if (count < code[pc + 4]!) this.push(LAZY, pc, p, count)
+          pos = p
+          pc += 5
+          continue
+        }
         case Op.LineStart:
           if (pos !== 0 && !(code[pc + 1] === 1 && isLineTerminator(S.charCodeAt(pos - 1)))) break
           pc += 2
@@ -373,6 +393,16 @@ export class Machine {
           if (length > 0) this.push(STRINGS, pc, pos, length - 1)
           pos += dir * length
           pc += 4
+          break
+        }
+        if (kind === LAZY) {
+          // Take one more character, and keep the entry while the loop may take more.
+          const c = readChar(S, pos, code[pc + 1]!, unicode)
+          if (c < 0 || !tests[code[pc + 2]!]!(c)) continue
+          pos = nextPos
+          const count = stack[sp + 4]! + 1
+          if (count < code[pc + 4]!) this.push(LAZY, pc, pos, count)
+          pc += 5
           break
         }
         if (kind === STAR_FORWARD || kind === STAR_BACKWARD) {
