@@ -18,7 +18,7 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as HttpApiClient from "effect/http-api/HttpApiClient"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
-import { Api, Authorization } from "../server/api.ts"
+import { Api, Authorization } from "../server/endpoints.ts"
 
 export type ApiClient = HttpApiClient.ForApi<typeof Api>
 

@@ -8,5 +8,6 @@
  * - The API's schemas and types (`Run`, `Result`, `RunEvent`, …).
  */
 export * from "../server/api.ts"
+export * from "../server/endpoints.ts"
 export { type ApiClient, type ClientOptions, CodeModeClient, make } from "./effect.ts"
 export { Client, ClientError, type Promised, toClientError } from "./promise.ts"

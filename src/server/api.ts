@@ -1,21 +1,14 @@
 /**
- * The HTTP API of the execution service, declared once (issue 6 "The HTTP API"): the wire models, the error
- * bodies, and the endpoints grouped by resource. The server (`http.ts`), the typed client (`../client`) and
- * `openapi.yaml` (`openapi.ts`) are all derived from this module, so they cannot drift. It holds schemas only —
- * no server code — so a client can import it without pulling in Postgres or the interpreter.
+ * The HTTP API of the execution service, declared once (issue 6 "The HTTP API"): the wire models and the error
+ * bodies; `endpoints.ts` groups them into endpoints. The server (`http.ts`), the typed client (`../client`) and
+ * `openapi.yaml` (`openapi.ts`) are all derived from these two modules, so they cannot drift. They hold schemas
+ * only — no server code — so a client can import them without pulling in Postgres or the interpreter.
  *
  * Every error answer has the body `{ error: { kind, message, calls? } }`: the HTTP status says which class of
  * failure it is, `kind` says exactly what happened (`RunNotFound`, `RunNotSuspended`, `NotSuspendable`, …).
  */
-import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
-import * as HttpApi from "effect/http-api/HttpApi"
-import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
-import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
-import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
-import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
-import * as OpenApi from "effect/http-api/OpenApi"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Errors
@@ -60,11 +53,6 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(errorF
 /** Any of the error answers, as the server builds them. */
 export type ApiError = BadRequest | Unauthorized | NotFound | Conflict | PayloadTooLarge | Unavailable
 
-/**
- * The errors every `/v1` endpoint declares: any request can be malformed or too large, name something that does
- * not exist or is in the wrong state, or meet a database that is down (401 comes with the auth middleware).
- */
-const v1Errors = [BadRequest, NotFound, Conflict, PayloadTooLarge, Unavailable] as const
 
 // ---------------------------------------------------------------------------------------------------------------
 // Library models (spec "Results"), as they cross the wire
@@ -143,7 +131,7 @@ export const Run = Schema.Struct(runFields).annotate({ identifier: "Run" })
 export type Run = typeof Run.Type
 
 /** The same Run while it is still running: answered with `202 Accepted`. */
-const RunAccepted = Schema.Struct({ ...runFields, status: Schema.Literal("running") })
+export const RunAccepted = Schema.Struct({ ...runFields, status: Schema.Literal("running") })
   .annotate({ identifier: "RunRunning" })
   .pipe(HttpApiSchema.status(202))
 
@@ -275,187 +263,3 @@ export const Catalog = Schema.Struct({ tools: Schema.Array(CatalogTool), namespa
 export type Catalog = typeof Catalog.Type
 
 export const PutNamespace = Schema.Struct({ description: Schema.String })
-
-// ---------------------------------------------------------------------------------------------------------------
-// Authentication
-
-/** The tenant a request acts for: the one its API key is bound to ("default" for `CODEMODE_API_KEY`). */
-export class Tenant extends Context.Service<Tenant, string>()("codemode/server/Tenant") {}
-
-/** `Authorization: Bearer <key>` on every `/v1` route once the server has `CODEMODE_API_KEY` or API keys. */
-export class Authorization extends HttpApiMiddleware.Service<Authorization, { provides: Tenant; requires: never }>()(
-  "codemode/server/Authorization",
-  { requiredForClient: true, security: { bearer: HttpApiSecurity.bearer }, error: [Unauthorized, Unavailable] },
-) {}
-
-/**
- * `Idempotency-Key: <key>` on any mutating `/v1` request: a repeat with the same key and request gets the stored
- * answer (header `idempotent-replayed: true`); the same key with another request is a 409 (`idempotency.ts`).
- * It runs inside `Authorization`, which decides the tenant the keys belong to.
- */
-export class Idempotency extends HttpApiMiddleware.Service<Idempotency, { requires: Tenant }>()("codemode/server/Idempotency", {
-  error: [BadRequest, Conflict, Unavailable],
-}) {}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Endpoints
-
-const idParam = { id: Schema.String }
-const pathParam = { path: ToolPath }
-
-export class RunsGroup extends HttpApiGroup.make("runs")
-  .add(
-    HttpApiEndpoint.post("create", "/v1/runs", {
-      payload: CreateRun,
-      success: [RunAccepted, Run],
-      error: v1Errors,
-    }).annotate(OpenApi.Description, "Runs a program. With `wait` (the default) answers when the run has settled or suspended."),
-    HttpApiEndpoint.get("list", "/v1/runs", {
-      query: ListRunsQuery,
-      success: RunPage,
-      error: v1Errors,
-    }).annotate(OpenApi.Description, "Lists runs, newest first. Pass `nextCursor` back as `cursor` for the next page."),
-    HttpApiEndpoint.get("get", "/v1/runs/:id", { params: idParam, success: Run, error: v1Errors }),
-    HttpApiEndpoint.get("events", "/v1/runs/:id/events", {
-      params: idParam,
-      success: HttpApiSchema.StreamSse({ events: RunEvent }),
-      error: v1Errors,
-    }).annotate(
-      OpenApi.Description,
-      "The run's history as Server-Sent Events (status changes, tool calls and their outcomes), then its new events " +
-        "live, from any replica; `Last-Event-ID` continues after an event. The stream ends after the run's last event.",
-    ),
-    HttpApiEndpoint.post("suspend", "/v1/runs/:id/suspend", {
-      params: idParam,
-      success: Run,
-      error: v1Errors,
-    }).annotate(
-      OpenApi.Description,
-      "Suspends the run wherever it is executing; 409 with the blocking calls when a running call cannot be repeated.",
-    ),
-    HttpApiEndpoint.post("resume", "/v1/runs/:id/resume", {
-      params: idParam,
-      payload: ResumeRun,
-      success: [RunAccepted, Run],
-      error: v1Errors,
-    }).annotate(OpenApi.Description, "Claims the suspended run and continues it on this replica; 409 when it is not suspended."),
-    HttpApiEndpoint.post("cancel", "/v1/runs/:id/cancel", {
-      params: idParam,
-      success: Run,
-      error: v1Errors,
-    }).annotate(OpenApi.Description, "Interrupts the run wherever it is executing, or cancels a suspended run."),
-  )
-  .middleware(Idempotency)
-  .middleware(Authorization)
-  .annotate(OpenApi.Description, "Programs and their runs") {}
-
-export class ToolsGroup extends HttpApiGroup.make("tools")
-  .add(
-    HttpApiEndpoint.put("put", "/v1/tools/:path", {
-      params: pathParam,
-      payload: RegisterTool,
-      success: RegisteredTool,
-      error: v1Errors,
-    }).annotate(OpenApi.Description, "Registers (or replaces) a webhook tool. The secret is kept across replacements."),
-    HttpApiEndpoint.get("list", "/v1/tools", { success: Catalog, error: v1Errors }).annotate(
-      OpenApi.Description,
-      "The tool catalog: every registered tool with its TypeScript signature, and the namespaces.",
-    ),
-    HttpApiEndpoint.delete("delete", "/v1/tools/:path", {
-      params: pathParam,
-      success: HttpApiSchema.NoContent,
-      error: v1Errors,
-    }),
-    HttpApiEndpoint.put("putNamespace", "/v1/namespaces/:path", {
-      params: pathParam,
-      payload: PutNamespace,
-      success: Namespace,
-      error: v1Errors,
-    }).annotate(OpenApi.Description, "Describes a namespace; the description is searchable and shown in the catalog."),
-  )
-  .middleware(Idempotency)
-  .middleware(Authorization)
-  .annotate(OpenApi.Description, "Webhook tools and namespaces") {}
-
-export class CallsGroup extends HttpApiGroup.make("calls")
-  .add(
-    HttpApiEndpoint.post("complete", "/v1/calls/:key/complete", {
-      params: { key: Schema.String },
-      payload: CallCompletion,
-      success: CallOutcome,
-      error: v1Errors,
-    }).annotate(
-      OpenApi.Description,
-      "Completes a started durable call (any replica); completing again answers the stored outcome.",
-    ),
-    HttpApiEndpoint.post("heartbeat", "/v1/calls/:key/heartbeat", {
-      params: { key: Schema.String },
-      success: CallHeartbeat,
-      error: v1Errors,
-    }).annotate(
-      OpenApi.Description,
-      "Tells the service a started durable call's job is alive (tools registered with heartbeatTimeoutMs).",
-    ),
-  )
-  .middleware(Idempotency)
-  .middleware(Authorization)
-  .annotate(OpenApi.Description, "Completions of durable webhook calls") {}
-
-/** The one-time capability URL sent with a durable call's `start`: no API key, the token is the authority. */
-export class CallbacksGroup extends HttpApiGroup.make("callbacks")
-  .add(
-    HttpApiEndpoint.post("complete", "/v1/callbacks/:token", {
-      params: { token: Schema.String },
-      payload: CallCompletion,
-      success: CallOutcome,
-      error: v1Errors,
-    }).annotate(
-      OpenApi.Description,
-      "Completes the durable call this capability URL was made for (no API key); again answers the stored outcome.",
-    ),
-    HttpApiEndpoint.post("heartbeat", "/v1/callbacks/:token/heartbeat", {
-      params: { token: Schema.String },
-      success: CallHeartbeat,
-      error: v1Errors,
-    }).annotate(OpenApi.Description, "A heartbeat of the durable call this capability URL was made for (no API key)."),
-  )
-  .annotate(OpenApi.Description, "Capability callbacks of durable webhook calls") {}
-
-export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
-  .add(
-    HttpApiEndpoint.get("health", "/health", { success: Schema.Struct({ status: Schema.Literal("ok") }) }).annotate(
-      OpenApi.Description,
-      "The process is up.",
-    ),
-    HttpApiEndpoint.get("ready", "/ready", {
-      success: Schema.Struct({ status: Schema.Literal("ready"), migration: Schema.Int }),
-      error: Unavailable,
-    }).annotate(OpenApi.Description, "The database is reachable and every migration is applied."),
-    HttpApiEndpoint.get("metrics", "/metrics", {
-      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain" })),
-      error: Unavailable,
-    }).annotate(
-      OpenApi.Description,
-      "Prometheus text format: runs by status (from the database), and this replica's tool calls, webhook latency, " +
-        "snapshot bytes and resumes.",
-    ),
-    HttpApiEndpoint.get("openapi", "/openapi.yaml", {
-      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/yaml" })),
-    }).annotate(OpenApi.Description, "This document."),
-  )
-  .annotate(OpenApi.Description, "Probes and documents") {}
-
-export class Api extends HttpApi.make("codemode")
-  .add(RunsGroup)
-  .add(ToolsGroup)
-  .add(CallsGroup)
-  .add(CallbacksGroup)
-  .add(SystemGroup)
-  .annotate(OpenApi.Title, "codemode execution service")
-  .annotate(OpenApi.Version, "0.1.0")
-  .annotate(
-    OpenApi.Description,
-    "Execute, suspend and resume codemode programs over HTTP. Tools are webhooks, signed per Standard Webhooks. " +
-      "Every mutating /v1 request accepts an `Idempotency-Key` header: a repeat with the same key and request answers " +
-      "the stored response (with `idempotent-replayed: true`), the same key with a different request answers 409.",
-  ) {}

@@ -69,6 +69,7 @@ const outcomeOf = (tool: ToolRow, stored: unknown): Effect.Effect<unknown, Error
   return Effect.fail(new Error(tool.mode === "durable" ? `Durable tool ${tool.path} failed: ${message}` : message))
 }
 
+// One closure (longer than most): the three kinds of call share the record, replay and settle steps above them.
 export const makeCalls = (deps: CallDeps) => {
   const { config, store, webhooks, notifications, metrics } = deps
 

@@ -18,12 +18,10 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as HttpApiError from "effect/http-api/HttpApiError"
 import {
-  Api,
   BadRequest,
   Conflict,
   MAX_WEBHOOK_TIMEOUT_MS,
   NotFound,
-  Tenant,
   Unavailable,
   type Unauthorized,
   type ApiError,
@@ -32,6 +30,7 @@ import {
   type CatalogTool,
   type RegisterTool,
 } from "./api.ts"
+import { Api, Tenant } from "./endpoints.ts"
 import * as Auth from "./auth.ts"
 import * as Idempotency from "./idempotency.ts"
 import { ServerConfig } from "./config.ts"

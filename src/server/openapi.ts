@@ -4,7 +4,7 @@
  * file; a test fails when the committed file and the declaration disagree.
  */
 import * as OpenApi from "effect/http-api/OpenApi"
-import { Api } from "./api.ts"
+import { Api } from "./endpoints.ts"
 import { stringify, type Json } from "./yaml.ts"
 
 /** The OpenAPI document of the service. */

@@ -26,7 +26,7 @@ import { RunControl } from "./runs/control.ts"
 import { RunEvents } from "./runs/events.ts"
 import { Execution, type Saved } from "./runs/execution.ts"
 import { Ownership } from "./runs/ownership.ts"
-import { type CallWhere, callWhere, fingerprint, isEventId, type ListOptions, toView } from "./runs/views.ts"
+import { type CallWhere, callWhere, fingerprint, isEventId, type ListOptions, outcomeView, toView } from "./runs/views.ts"
 import { CallStore } from "./store/calls.ts"
 import type { EventStore } from "./store/events.ts"
 import { RunStore, type RunRow } from "./store/runs.ts"
@@ -160,19 +160,7 @@ export class Runs extends Context.Service<
           // A run that sleeps until this completion continues here (when no other replica got to it first).
           yield* ownership.wake(done.runId)
         }
-        // A call settled otherwise (the run was cancelled) has an outcome without a message: give it one.
-        const stored = done.outcome as { ok?: unknown; output?: unknown; error?: { kind?: unknown; message?: unknown } } | null
-        const answer: CallOutcome["outcome"] =
-          stored?.ok === true
-            ? { ok: true, output: (stored.output ?? null) as Extract<CallOutcome["outcome"], { ok: true }>["output"] }
-            : {
-                ok: false,
-                error: {
-                  kind: typeof stored?.error?.kind === "string" ? stored.error.kind : "ToolFailure",
-                  message: typeof stored?.error?.message === "string" ? stored.error.message : "The call ended when its run was cancelled",
-                },
-              }
-        return { key: done.key, runId: done.runId, outcome: answer }
+        return { key: done.key, runId: done.runId, outcome: outcomeView(done.outcome) }
       })
 
       const heartbeat = Effect.fn("Runs.heartbeat")(function* (where: CallWhere) {

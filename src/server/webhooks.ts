@@ -81,6 +81,7 @@ export class Webhooks extends Context.Service<
 >()("codemode/server/Webhooks") {
   static readonly layer: Layer.Layer<Webhooks, never, ServerConfig | Metrics> = Layer.effect(
     Webhooks,
+    // One closure: every member shares the outbound policy and the signing of one request (`attempt`).
     Effect.gen(function* () {
       const config = yield* ServerConfig
       const metrics = yield* Metrics

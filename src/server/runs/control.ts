@@ -40,6 +40,8 @@ export class RunControl extends Context.Service<
   static readonly layer: Layer.Layer<RunControl, never, ServerConfig | RunStore | Execution | ToolRegistry | Webhooks | Notifications> =
     Layer.effect(
       RunControl,
+      // One closure on purpose: the handled request ids and the notice listener stay private to this service;
+      // the members are short and read top to bottom as the protocol goes (request, wait, answer).
       Effect.gen(function* () {
         const config = yield* ServerConfig
         const store = yield* RunStore

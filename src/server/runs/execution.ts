@@ -118,6 +118,8 @@ export class Execution extends Context.Service<
     ServerConfig | RunStore | RunEvents | ToolRegistry | Webhooks | Notifications | Metrics
   > = Layer.effect(
     Execution,
+    // One closure on purpose: the run table, the FiberMap and the run scope must not leak out of this service
+    // (nothing else may hold a run's mutable state); each member below is short.
     Effect.gen(function* () {
       const config = yield* ServerConfig
       const store = yield* RunStore

@@ -1,6 +1,6 @@
 /** How runs look from outside: the `Run` a request answers with, list cursors, request fingerprints. */
 import { createHash } from "node:crypto"
-import type { CreateRun, PendingCall, Result, Run, RunStatus } from "../api.ts"
+import type { CallOutcome, CreateRun, PendingCall, Result, Run, RunStatus } from "../api.ts"
 import { canonical } from "../canonical.ts"
 import { hashKey } from "../keys.ts"
 import type { CallWhere as StoredCallWhere } from "../store/calls.ts"
@@ -39,3 +39,17 @@ export const toView = (row: RunRow, pending: ReadonlyArray<PendingCall> = []): R
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 })
+
+/** A durable call's stored outcome as a completion answers it. A call a cancel settled gets its message here. */
+export const outcomeView = (outcome: unknown): CallOutcome["outcome"] => {
+  const stored = outcome as { ok?: unknown; output?: unknown; error?: { kind?: unknown; message?: unknown } } | null
+  return stored?.ok === true
+    ? { ok: true, output: (stored.output ?? null) as Extract<CallOutcome["outcome"], { ok: true }>["output"] }
+    : {
+        ok: false,
+        error: {
+          kind: typeof stored?.error?.kind === "string" ? stored.error.kind : "ToolFailure",
+          message: typeof stored?.error?.message === "string" ? stored.error.message : "The call ended when its run was cancelled",
+        },
+      }
+}

@@ -18,6 +18,8 @@ const wake = (tables: Tables, runId: string): void => {
 
 export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect(
   CallStore,
+  // Long because it is the whole contract over one set of tables: one short member per operation, each
+  // one synchronous step (one "statement").
   Effect.gen(function* () {
     const tables = yield* MemoryDatabase
     const atomically = <A>(f: (now: number) => A) => Effect.map(Clock.currentTimeMillis, f)

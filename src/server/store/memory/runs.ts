@@ -37,6 +37,8 @@ const callsOf = (tables: Tables, runId: string) => [...tables.calls.values()].fi
 
 export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
   RunStore,
+  // Long because it is the whole contract over one set of tables: one short member per operation, each
+  // one synchronous step (one "statement").
   Effect.gen(function* () {
     const tables = yield* MemoryDatabase
     /** `f` at one instant, without yielding: one statement. */

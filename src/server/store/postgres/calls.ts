@@ -29,6 +29,8 @@ const Settled = Schema.Struct({ run_id: Schema.String, key: Schema.String, outco
 
 export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   CallStore,
+  // Long because it is the whole contract over one client: one short member per operation, sharing the
+  // connection, the JSON encoder and the row decoders.
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const pg = yield* PgClient.PgClient

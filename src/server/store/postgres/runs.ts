@@ -69,6 +69,8 @@ const toRow = (r: typeof RunRaw.Type): RunRow => ({
 
 export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   RunStore,
+  // Long because it is the whole contract over one client: one short member per operation, sharing the
+  // connection, the JSON encoder and the row decoders.
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const pg = yield* PgClient.PgClient
