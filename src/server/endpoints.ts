@@ -218,6 +218,9 @@ export class Api extends HttpApi.make("codemode")
   .add(CallsGroup)
   .add(CallbacksGroup)
   .add(SystemGroup)
+  // openapi.yaml says additionalProperties: false on every body: an unknown field (often a typo, such as
+  // `limits.timeout`) is a 400 naming it rather than silently dropped.
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
   .annotate(OpenApi.Title, "codemode execution service")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(

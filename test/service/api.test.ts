@@ -291,6 +291,10 @@ describe("bad input", () => {
     ["a wrong shape", "POST", "/v1/runs", { code: 42 }, 400, "InvalidRequest"],
     ["a missing field", "POST", "/v1/runs", { wait: true }, 400, "InvalidRequest"],
     ["bad limits", "POST", "/v1/runs", { code: "1", limits: { timeoutMs: -1 } }, 400, "InvalidRequest"],
+    ["an unknown field", "POST", "/v1/runs", { code: "1", limits: { timeout: 5 } }, 400, "InvalidRequest"],
+    ["an unknown top-level field", "POST", "/v1/runs", { code: "1", wiat: false }, 400, "InvalidRequest"],
+    ["an unknown tool field", "PUT", "/v1/tools/t.x", { description: "d", input: {}, url: "http://127.0.0.1:1/", mode: "plain", secret: "x" }, 400, "InvalidRequest"],
+    ["an unknown completion field", "POST", "/v1/calls/nope/complete", { ok: true, output: 1, extra: 2 }, 400, "InvalidRequest"],
     ["an unknown run", "GET", "/v1/runs/nope", undefined, 404, "RunNotFound"],
     ["an unknown route", "GET", "/v2/runs", undefined, 404, "RouteNotFound"],
     ["a wrong method", "DELETE", "/v1/runs/x", undefined, 404, "RouteNotFound"],
@@ -305,6 +309,11 @@ describe("bad input", () => {
       expect(typeof res.body.error.message).toBe("string")
     })
   }
+
+  it("names the unknown field", async () => {
+    const res = await request(a.url, "POST", "/v1/runs", { code: "1", limits: { timeout: 5 } })
+    expect(res.body.error.message).toContain("timeout")
+  })
 
   it("keeps serving after all of that", async () => {
     expect((await request(a.url, "GET", "/health")).status).toBe(200)
