@@ -62,11 +62,14 @@ function statement(fc: FunctionCompiler, node: ESTree.Statement, labels: Readonl
     case "IfStatement":
       return IfStatement(fc, node)
     case "ReturnStatement":
+      // An async generator awaits a returned expression; a bare `return` does not await (ReturnStatement step 3).
       if (node.argument === null) fc.emit(Op.Undefined)
-      else compileExpression(fc, node.argument)
-      if (fc.functionKind === "asyncGenerator") {
-        fc.emit(Op.AwaitPrepare)
-        fc.emit(Op.Await)
+      else {
+        compileExpression(fc, node.argument)
+        if (fc.functionKind === "asyncGenerator") {
+          fc.emit(Op.AwaitPrepare)
+          fc.emit(Op.Await)
+        }
       }
       fc.emitReturn()
       return

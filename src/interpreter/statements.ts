@@ -105,7 +105,9 @@ export function* Statement(a: Activation, node: ESTree.Statement, labels: Readon
     case "IfStatement":
       return yield* IfStatement(a, node)
     case "ReturnStatement": {
-      let v = node.argument === null ? undefined : yield* Evaluate(a, node.argument)
+      if (node.argument === null) return ReturnCompletion(undefined)
+      // An async generator awaits a returned expression; a bare `return` does not await (ReturnStatement step 3).
+      let v = yield* Evaluate(a, node.argument)
       if (a.code.functionKind === "asyncGenerator") v = yield* Await(a, v)
       return ReturnCompletion(v)
     }

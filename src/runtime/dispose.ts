@@ -113,10 +113,13 @@ export const makeAdoptClosure = defineNativeClosure(
   0,
 )
 
-/** DisposeResources: the completion the scope is left with (`thrown`: a throw of `value`). */
+/**
+ * DisposeResources: the completion the scope is left with (`thrown`: a throw of `value`). Only a throw's value is
+ * kept: a VM finally block's value register is stale after a normal exit, and the capability may be saved.
+ */
 export const DisposeBegin = (capability: DisposeCapability, thrown: boolean, value: Value): void => {
   capability.thrown = thrown
-  capability.value = value
+  capability.value = thrown ? value : undefined
   capability.changed = false
   capability.needsAwait = false
   capability.hasAwaited = false

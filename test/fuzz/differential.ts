@@ -103,7 +103,8 @@ export const runEngine = async (code: string, mode: Mode): Promise<Run> => {
   const logs = result.logs ?? []
   if (result.ok) return { value: typeof result.value === "string" ? result.value : `<${typeof result.value}>`, logs }
   const { kind, message } = result.error
-  if (kind !== "ExecutionFailure" || message.startsWith("Internal error")) return { logs, diagnostic: `${kind}: ${message}` }
+  // The engine failing on its own is never a program's error: kept whole, to be read.
+  if (kind !== "ExecutionFailure" || /^(Internal error|Round trip failed)/.test(message)) return { logs, diagnostic: `${kind}: ${message}` }
   if (message.startsWith(UNCAUGHT)) return { error: message, logs }
   const colon = message.indexOf(": ")
   return { error: colon < 0 ? `${message}: ` : `${message.slice(0, colon)}: ${messageShape(message.slice(colon + 2))}`, logs }

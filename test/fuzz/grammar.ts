@@ -30,7 +30,7 @@ interface Ctx {
 }
 
 const key = (c: Ctx): string =>
-  `${c.level}${+c.inFunction}${+c.inGenerator}${+c.inAsync}${+c.inLoop}${c.inMethod}${c.depth}${c.ts.join("")}${(c.counters ?? []).join("")}`
+  `${c.level}${+c.inFunction}${+c.inGenerator}${+c.inAsync}${+c.inLoop}${c.inMethod}${c.depth}:${c.ts.join(",")}:${(c.counters ?? []).join(",")}`
 
 const TOP: Ctx = { level: 4, inFunction: false, inGenerator: false, inAsync: true, inLoop: false, inMethod: "", depth: 0, ts: [] }
 

@@ -2,7 +2,8 @@
  * The JavaScript every fuzzed program starts with, on V8 and on our engines alike (so it is itself under test).
  * `__show` renders a value as text without running program code (no getters, no `toString`, no iterators): the
  * returned value is compared as that text, which keeps what JSON would lose (-0, undefined, NaN, holes, symbols,
- * accessors, prototypes). `__catch` logs every error a generated `catch` clause sees, so an error a program
+ * accessors, prototypes; non-enumerable keys are sorted, as the order of built-ins' keys is the implementation's).
+ * `__catch` logs every error a generated `catch` clause sees, so an error a program
  * swallows still reaches the comparison. Messages of errors the engine makes are reduced to their shape (empty
  * or not); those the program makes (`u<n>`) and those of documented caps stay verbatim.
  */
@@ -43,7 +44,12 @@ const __show = (v, depth = 0, seen = []) => {
   let tag = proto === Object.prototype ? "" : proto === Array.prototype ? "array " : (typeof ctor === "function" ? String(__data(ctor, "name")) : "?") + " "
   if (v instanceof Map) tag += "{" + Array.from(Map.prototype.entries.call(v), ([k, x]) => __show(k, depth + 1, seen) + "=>" + __show(x, depth + 1, seen)).join(", ") + "} "
   if (v instanceof Set) tag += "{" + Array.from(Set.prototype.values.call(v), (x) => __show(x, depth + 1, seen)).join(", ") + "} "
-  const parts = Reflect.ownKeys(v).map((k) => {
+  // Non-enumerable keys (mostly built-ins', whose creation order ECMA-262 leaves to the implementation) sorted.
+  const keys = Reflect.ownKeys(v)
+  const hidden = keys.filter((k) => !Object.getOwnPropertyDescriptor(v, k).enumerable)
+  const order = (k) => (typeof k === "symbol" ? "~" + String(k.description) : k)
+  hidden.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0))
+  const parts = [...keys.filter((k) => !hidden.includes(k)), ...hidden].map((k) => {
     const d = Object.getOwnPropertyDescriptor(v, k)
     const name = typeof k === "symbol" ? "[" + __show(k) + "]" : k
     const flags = (d.enumerable ? "" : "~") + (d.configurable ? "" : "!") + ("value" in d && !d.writable ? "r" : "")

@@ -269,3 +269,47 @@ for (const v of ["a", 1, 1n, null, Symbol("q"), true]) {
   }
 }
 return out
+
+// === async-generator-bare-return-does-not-await
+// `return;` in an async generator completes at once (its finally blocks and disposals run before the caller goes
+// on); `return x` awaits x first.
+const log = []
+async function* bare() {
+  await using t = { async [Symbol.asyncDispose]() { log.push("dispose") } }
+  return
+}
+bare().next()
+log.push("after bare")
+async function* bareFinally() {
+  try {
+    return
+  } finally {
+    log.push("finally bare")
+  }
+}
+bareFinally().next()
+log.push("after bareFinally")
+async function* valued() {
+  try {
+    return 5
+  } finally {
+    log.push("finally valued")
+  }
+}
+valued().next()
+log.push("after valued")
+await null
+return log
+
+// === await-using-block-after-a-destructuring-for-of-in-a-loop
+// The VM's finally register for the disposal held the for-of's iterator record from the previous iteration; in
+// round-trip mode the run was saved with it inside the dispose capability ("expected a sandbox value").
+const log = []
+for (let i = 0; i < 3; i++) {
+  {
+    await using r = { async [Symbol.asyncDispose]() { log.push("dispose " + i) } }
+    log.push("body " + i)
+  }
+  for (const [t] of [[i]]) log.push("of " + t)
+}
+return log
