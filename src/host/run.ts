@@ -22,6 +22,7 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { Termination } from "../runtime/completion.ts"
 import { runMetered } from "../runtime/memory.ts"
+import { runPolled } from "../runtime/interrupt.ts"
 import type { EngineStatus } from "../runtime/engine.ts"
 import type { PromiseObject } from "../runtime/promise.ts"
 import { startCall, type CallHost } from "./calls.ts"
@@ -165,7 +166,7 @@ export const runLoop = <S = never>(
         const heap = engine.heap
         if (meter !== undefined && heap !== undefined) meter.onPressure = heap.yieldSoon
         try {
-          status = runMetered(meter, () => engine.slice(suspension?.requested() ?? false, deadline === undefined ? undefined : interrupt))
+          status = runMetered(meter, () => runPolled(run.realm, () => engine.slice(suspension?.requested() ?? false, deadline === undefined ? undefined : interrupt)))
           if (meter?.pressure && heap !== undefined && heap.quiescent()) {
             meter.measure(heap.roots(), heap.baseline())
             meter.charge(0)

@@ -5,6 +5,7 @@
  * protocol. Inside an optional chain a nullish `?.` operand short-circuits the whole chain: the productions
  * return `SHORT` and the chain's value is undefined.
  */
+import { checkArgumentCount } from "../runtime/caps.ts"
 import type { ESTree } from "meriyah"
 import { calleeText, staticKey } from "../language/static-semantics.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
@@ -109,6 +110,7 @@ const denseValues = (arr: ArrayObject): Value[] => {
   const out: Value[] = []
   const els = arr.elements
   if (els === null) throw new Error("codemode bug: argument list is not a dense array")
+  checkArgumentCount(arr.length)
   for (let i = 0; i < arr.length; i++) {
     const v = i < els.length ? els[i] : EMPTY
     out.push(v === EMPTY ? undefined : (v as Value))

@@ -4,6 +4,7 @@
  * comparison.ts); here each operator takes its cheap path when no operand is an object — no user code can run —
  * and otherwise runs the runtime's Task, which may call `valueOf`/`toString`/`Symbol.toPrimitive`.
  */
+import { PollCompare } from "../runtime/interrupt.ts"
 import { comparePrimitive, CompareTask, IsLooselyEqual, looseEqualsFast, type Relational } from "../runtime/comparison.ts"
 import { ToNumber, ToNumberPrimitive, ToNumeric, ToString, ToStringPrimitive } from "../runtime/conversions.ts"
 import { JSObject } from "../runtime/object.ts"
@@ -39,6 +40,8 @@ export const binaryFast = (op: string, l: Value, r: Value): Value | typeof MISS 
         return NumberOperation(op as BinaryOperator, l, r)
     }
   }
+  // Strings compare whole: a long one is weighed by its length (runtime/interrupt.ts).
+  PollCompare(r)
   switch (op) {
     case "===":
       return l === r

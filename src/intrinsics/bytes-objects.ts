@@ -14,6 +14,7 @@
  * never reach a snapshot; host typed arrays also do the spec's numeric conversions (ToInt8, ToUint8Clamp, the
  * float roundings, BigInt wrapping) exactly.
  */
+import { PollWork } from "../runtime/interrupt.ts"
 import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { Caps } from "../runtime/caps.ts"
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
@@ -195,6 +196,7 @@ export const ArrayBufferByteLength = (b: ArrayBufferObject): number => (b.data =
 export const CreateByteDataBlock = (byteLength: number): Uint8Array => {
   if (byteLength > Caps.maxArrayBufferBytes) return throwRangeError("Array buffer allocation failed")
   chargeMemory(Cost.object + byteLength)
+  PollWork(byteLength >>> 8)
   return new Uint8Array(byteLength)
 }
 
@@ -425,6 +427,7 @@ export const typedArraySetIndex = (O: TypedArrayObject, index: number, value: Va
 /** Copies `count` bytes within or across stores, as if through a temporary copy (memmove). */
 export const copyBytes = (from: Uint8Array, fromIndex: number, to: Uint8Array, toIndex: number, count: number): void => {
   if (count <= 0) return
+  PollWork(count >>> 8)
   if (from === to) to.copyWithin(toIndex, fromIndex, fromIndex + count)
   else to.set(from.subarray(fromIndex, fromIndex + count), toIndex)
 }

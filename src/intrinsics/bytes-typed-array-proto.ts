@@ -6,7 +6,7 @@
  * store directly. Sorting is a stable merge sort written as a Task so a comparator runs as an ordinary call.
  */
 import { Caps, checkStringLength } from "../runtime/caps.ts"
-import { PollInterrupt } from "../runtime/interrupt.ts"
+import { PollInterrupt, PollWork } from "../runtime/interrupt.ts"
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToIntegerOrInfinity, ToNumber, ToObject, ToString } from "../runtime/conversions.ts"
 import { IsCallable } from "../runtime/function-object.ts"
@@ -149,7 +149,10 @@ export function* TypedArrayProto_fill(realm: Realm, thisArg: Value, args: Args):
   // 15-17. Re-validate; the array may have shrunk.
   const len = revalidate(O, "fill")
   endIndex = Math.min(endIndex, len)
-  for (let k = startIndex; k < endIndex; k++) writeElement(O, k, value)
+  for (let k = startIndex; k < endIndex; k++) {
+    PollInterrupt(realm)
+    writeElement(O, k, value)
+  }
   return O
 }
 
@@ -177,6 +180,7 @@ export function* TypedArrayProto_includes(realm: Realm, thisArg: Value, args: Ar
   if (n === Infinity) return false
   const searchElement = args[0]
   for (let k = n >= 0 ? n : Math.max(len + n, 0); k < len; k++) {
+    PollInterrupt(realm)
     if (SameValueZero(searchElement, O.getElement(k))) return true
   }
   return false
@@ -191,6 +195,7 @@ export function* TypedArrayProto_indexOf(realm: Realm, thisArg: Value, args: Arg
   const searchElement = args[0]
   if (typeof searchElement !== "number" && typeof searchElement !== "bigint") return -1
   for (let k = n >= 0 ? n : Math.max(len + n, 0); k < len; k++) {
+    PollInterrupt(realm)
     // kPresent is HasProperty: an element beyond a shrunk array is absent (getElement is undefined).
     const elementK = O.getElement(k)
     if (elementK !== undefined && elementK === searchElement) return k
@@ -207,6 +212,7 @@ export function* TypedArrayProto_lastIndexOf(realm: Realm, thisArg: Value, args:
   const searchElement = args[0]
   if (typeof searchElement !== "number" && typeof searchElement !== "bigint") return -1
   for (let k = n >= 0 ? Math.min(n, len - 1) : len + n; k >= 0; k--) {
+    PollInterrupt(realm)
     const elementK = O.getElement(k)
     if (elementK !== undefined && elementK === searchElement) return k
   }
@@ -272,9 +278,10 @@ export const TypedArrayProto_reduce = makeReduce("reduce", false)
 export const TypedArrayProto_reduceRight = makeReduce("reduceRight", true)
 
 // https://tc39.es/ecma262/#sec-%typedarray%.prototype.reverse
-export const TypedArrayProto_reverse = (_realm: Realm, thisArg: Value): Value => {
+export const TypedArrayProto_reverse = (realm: Realm, thisArg: Value): Value => {
   const [O, len] = ValidateTypedArray(thisArg, `${P}reverse`)
   for (let lower = 0, upper = len - 1; lower < upper; lower++, upper--) {
+    PollInterrupt(realm)
     const lowerValue = readElement(O, lower)
     writeElement(O, lower, readElement(O, upper))
     writeElement(O, upper, lowerValue)
@@ -313,8 +320,14 @@ const SetTypedArrayFromTypedArray = (target: TypedArrayObject, targetOffset: num
   }
   // 24. Element by element, reading every source element before writing (the buffers may overlap).
   const values: Array<number | bigint> = []
-  for (let k = 0; k < srcLength; k++) values.push(readElement(source, k))
-  for (let k = 0; k < srcLength; k++) writeElement(target, targetOffset + k, values[k]!)
+  for (let k = 0; k < srcLength; k++) {
+    PollWork(1)
+    values.push(readElement(source, k))
+  }
+  for (let k = 0; k < srcLength; k++) {
+    PollWork(1)
+    writeElement(target, targetOffset + k, values[k]!)
+  }
 }
 
 // https://tc39.es/ecma262/#sec-settypedarrayfromarraylike
@@ -324,6 +337,7 @@ function* SetTypedArrayFromArrayLike(realm: Realm, target: TypedArrayObject, tar
   const srcLength = yield* LengthOfArrayLike(realm, src)
   if (targetOffset === Infinity || srcLength + targetOffset > targetLength) return throwRangeError("offset is out of bounds")
   for (let k = 0; k < srcLength; k++) {
+    PollInterrupt(realm)
     const value = yield* GetIndex(src, k)
     yield* TypedArraySetElement(realm, target, targetOffset + k, value)
   }
@@ -352,6 +366,7 @@ export function* TypedArrayProto_slice(realm: Realm, thisArg: Value, args: Args)
       else while (targetByteIndex < endByteIndex) targetData[targetByteIndex++] = srcData[srcByteIndex++]!
     } else {
       for (let k = startIndex, n = 0; k < endIndex; k++, n++) {
+        PollInterrupt(realm)
         yield* TypedArraySetElement(realm, A, n, O.getElement(k))
       }
     }
@@ -504,7 +519,10 @@ export function* TypedArrayProto_toLocaleString(realm: Realm, thisArg: Value, ar
 export const TypedArrayProto_toReversed = (realm: Realm, thisArg: Value): Value => {
   const [O, len] = ValidateTypedArray(thisArg, `${P}toReversed`)
   const A = TypedArrayCreateSameType(realm, O, len)
-  for (let k = 0; k < len; k++) writeElement(A, k, readElement(O, len - k - 1))
+  for (let k = 0; k < len; k++) {
+    PollInterrupt(realm)
+    writeElement(A, k, readElement(O, len - k - 1))
+  }
   return A
 }
 

@@ -10,8 +10,8 @@
  * (`realm.host.functionSourceText`), if any.
  */
 import { CreateBuiltinFunction, defineConstructor, defineMethods } from "../runtime/builtin.ts"
-import { SandboxError, throwRangeError, throwTypeError } from "../runtime/completion.ts"
-import { Caps } from "../runtime/caps.ts"
+import { SandboxError, throwTypeError } from "../runtime/completion.ts"
+import { checkArgumentCount } from "../runtime/caps.ts"
 import { IntegerOrInfinity } from "../runtime/conversions.ts"
 import { BoundFunction, IsCallable, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
@@ -44,8 +44,8 @@ function* FunctionProto_apply(realm: Realm, thisArg: Value, args: ReadonlyArray<
   // https://tc39.es/ecma262/#sec-createlistfromarraylike
   if (!(argArray instanceof JSObject)) return throwTypeError("CreateListFromArrayLike called on non-object")
   const len = yield* LengthOfArrayLike(realm, argArray)
-  // NON-SPEC: an argument list longer than the array cap is refused before it is built, as V8 refuses huge ones.
-  if (len > Caps.maxArrayStorage) return throwRangeError("Maximum call stack size exceeded")
+  // NON-SPEC: an argument list longer than any call takes is refused before it is built, as V8 refuses it.
+  checkArgumentCount(len)
   const argList: Value[] = []
   for (let i = 0; i < len; i++) argList.push(yield* argArray.Get(String(i), argArray))
   return yield* Call(func, args[0], argList)

@@ -13,6 +13,7 @@
  * with EMPTY for deleted entries), "Date" (`dateValue`), "RegExp" (`originalSource`/`originalFlags`), "Error"
  * (`ErrorObject`), boxed primitives (`PrimitiveWrapper`), promises (`PromiseObject`), "WeakMap"/"WeakSet".
  */
+import { PollInterrupt } from "../runtime/interrupt.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { ToNumber, ToString } from "../runtime/conversions.ts"
 import { ErrorObject } from "../runtime/errors.ts"
@@ -302,6 +303,8 @@ const collectionEntries = (o: JSObject): Array<[Value, Value]> => {
 
 const formatValue = (ctx: Ctx, value: Value, recurseTimes: number): string => {
   if (!(value instanceof JSObject)) return value === null ? "null" : formatPrimitive(value, ctx)
+  // A graph that shares objects is printed once per path, exponentially many at any depth: ask for the time.
+  PollInterrupt(ctx.realm)
   if (ctx.seen.includes(value)) {
     let index = 1
     if (ctx.circular === undefined) {

@@ -14,6 +14,7 @@
  * NON-SPEC: WeakMap and WeakSet hold their keys strongly (a host Map). Runs are short-lived and their heap is
  * bounded, so nothing observable is lost: weakness is not observable without WeakRef/FinalizationRegistry.
  */
+import { PollCompare } from "../runtime/interrupt.ts"
 import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { checkArrayStorage } from "../runtime/caps.ts"
 import { SandboxError, ThrowCompletion, throwRangeError, throwTypeError } from "../runtime/completion.ts"
@@ -186,7 +187,11 @@ export class WeakCollection extends JSObject {
 }
 
 // https://tc39.es/ecma262/#sec-canonicalizekeyedcollectionkey
-export const CanonicalizeKeyedCollectionKey = (key: Value): Value => (key === 0 ? 0 : key)
+export const CanonicalizeKeyedCollectionKey = (key: Value): Value => {
+  // A long string key is hashed and compared whole by the host's Map: weighed by its length.
+  PollCompare(key)
+  return key === 0 ? 0 : key
+}
 
 // https://tc39.es/ecma262/#sec-canbeheldweakly
 const CanBeHeldWeakly = (realm: Realm, v: Value): boolean => {

@@ -684,7 +684,10 @@ function* RegExpProto_replace(realm: Realm, thisArg: Value, args: ReadonlyArray<
       const nCaptures = Math.max(resultLength - 1, 0)
       matched = yield* ToString(realm, yield* result.Get("0", result))
       position = Math.max(Math.min(yield* ToIntegerOrInfinity(realm, yield* result.Get("index", result)), lengthS), 0)
+      // NON-SPEC: as many captures as an array can store (an `exec` may claim a length of 2^32 - 1).
+      checkArrayStorage(nCaptures)
       for (let n = 1; n <= nCaptures; n++) {
+        PollInterrupt(realm)
         const capN = yield* result.Get(String(n), result)
         captures.push(capN === undefined ? undefined : yield* ToString(realm, capN))
       }
@@ -779,6 +782,8 @@ function* RegExpProto_split(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
     p = e
     const numberOfCaptures = Math.max((yield* LengthOfArrayLike(realm, z)) - 1, 0)
     for (let i = 1; i <= numberOfCaptures; i++) {
+      PollInterrupt(realm)
+      checkArrayStorage(A.length + 1)
       A.push(yield* z.Get(String(i), z))
       if (A.length === lim) return CreateArrayFromList(realm, A)
     }

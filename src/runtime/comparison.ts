@@ -2,6 +2,7 @@
  * Equality and relational comparison (https://tc39.es/ecma262/#sec-testing-and-comparison-operations). Loose
  * equality and `<` can convert objects through user code, so they are Tasks; strict equality and SameValue never do.
  */
+import { PollCompare } from "./interrupt.ts"
 import { ToNumberPrimitive, ToPrimitive, StringToBigInt } from "./conversions.ts"
 import { JSObject } from "./object.ts"
 import type { Realm } from "./realm.ts"
@@ -124,6 +125,7 @@ export type Relational = "<" | ">" | "<=" | ">="
 
 /** https://tc39.es/ecma262/#sec-relational-operators-runtime-semantics-evaluation for primitives. */
 export const comparePrimitive = (op: Relational, l: Primitive, r: Primitive): boolean => {
+  PollCompare(r)
   switch (op) {
     case "<":
       return IsLessThanPrimitive(l, r) === true

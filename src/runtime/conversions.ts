@@ -4,6 +4,7 @@
  * known to be primitive and never run anything. Host `Number(string)` and `String(number)` implement
  * StringToNumber and Number::toString exactly, so they are used directly.
  */
+import { PollCompare } from "./interrupt.ts"
 import { SandboxError, throwRangeError, throwTypeError } from "./completion.ts"
 import { JSObject } from "./object.ts"
 import { PrimitiveWrapper } from "./primitive-wrapper.ts"
@@ -95,6 +96,7 @@ export function* ToString(realm: Realm, v: Value): Task<string> {
 
 // https://tc39.es/ecma262/#sec-topropertykey
 export function* ToPropertyKey(realm: Realm, v: Value): Task<PropertyKey> {
+  PollCompare(v)
   if (typeof v === "string") return v
   if (v instanceof SymbolValue) return v
   const key = yield* ToPrimitive(realm, v, "string")

@@ -35,3 +35,30 @@ export const PollStringWork = (realm: Realm, thisArg: unknown, first: unknown, r
   if (typeof first === "string" && first.length > LONG_STRING) PollInterrupt(realm, first.length >>> 8)
   if (typeof result === "string" && result.length > LONG_STRING) PollInterrupt(realm, result.length >>> 8)
 }
+
+/** The realm whose slice is running: for work charged where no realm is at hand (BigInt arithmetic, byte copies). */
+let running: Realm | undefined
+
+/** `PollInterrupt` for the run executing now, from code that has no realm (`work` as there). */
+export const PollWork = (work: number): void => {
+  if (running !== undefined) PollInterrupt(running, work)
+}
+
+/** Runs `f` (one slice of `realm`'s run) with `PollWork` charging it. */
+export const runPolled = <A>(realm: Realm, f: () => A): A => {
+  const outer = running
+  running = realm
+  try {
+    return f()
+  } finally {
+    running = outer
+  }
+}
+
+/**
+ * Comparing two distinct strings of equal length (`===`, a property or Map key) reads both whole: a long string
+ * used so is weighed by its length, as a built-in call is.
+ */
+export const PollCompare = (s: unknown): void => {
+  if (typeof s === "string" && s.length >= LONG_STRING) PollWork(s.length >>> 8)
+}

@@ -22,7 +22,7 @@ import {
 import { JSObject } from "./object.ts"
 import { Call, CreateDataPropertyOrThrow, describeValue, GetMethod, GetV } from "./operations.ts"
 import type { Realm } from "./realm.ts"
-import { checkArrayStorage } from "./caps.ts"
+import { checkArgumentCount, checkArrayStorage } from "./caps.ts"
 import { PollInterrupt } from "./interrupt.ts"
 import { getFast, getIndexFast, MISS } from "./references.ts"
 import { type EngineRequest, isTask, type Task } from "./task.ts"
@@ -255,8 +255,10 @@ export function* YieldStarCallTask(realm: Realm, record: IteratorRecord, receive
 
 export const NO_THROW_METHOD = "The iterator does not provide a 'throw' method."
 
+/** The arguments of a spread call, from the array the spread built. */
 export const arrayValues = (arr: Value): Value[] => {
   if (arr instanceof ArrayObject && arr.elements !== null) {
+    checkArgumentCount(arr.length)
     const out: Value[] = []
     for (let i = 0; i < arr.length; i++) {
       const v = i < arr.elements.length ? arr.elements[i] : EMPTY

@@ -5,7 +5,7 @@
  */
 import { ArrayObject } from "./array-object.ts"
 import { throwTypeError } from "./completion.ts"
-import { checkArrayStorage } from "./caps.ts"
+import { checkArgumentCount, checkArrayStorage } from "./caps.ts"
 import { PollInterrupt } from "./interrupt.ts"
 import { PrototypeForPrimitive, ToLength, ToPropertyKey } from "./conversions.ts"
 import { BoundFunction, IsCallable, IsConstructor } from "./function-object.ts"
@@ -176,6 +176,8 @@ export function* LengthOfArrayLike(realm: Realm, obj: JSObject): Task<number> {
 export function* CreateListFromArrayLike(realm: Realm, obj: Value): Task<Value[]> {
   if (!(obj instanceof JSObject)) return throwTypeError("CreateListFromArrayLike called on non-object")
   const len = yield* LengthOfArrayLike(realm, obj)
+  // NON-SPEC: a list longer than any call takes is refused before it is built, as V8 refuses it.
+  checkArgumentCount(len)
   const list: Value[] = []
   for (let i = 0; i < len; i++) list.push(yield* obj.Get(String(i), obj))
   return list

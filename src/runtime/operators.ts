@@ -3,6 +3,7 @@
  * https://tc39.es/ecma262/#sec-numeric-types). `ApplyBinaryOperatorPrimitive` is the whole semantics once both
  * operands are primitive; engines call it directly on their fast path and go through the Task only for objects.
  */
+import { PollWork } from "./interrupt.ts"
 import { chargeBigInt } from "./memory.ts"
 import { checkStringLength } from "./caps.ts"
 import { SandboxError, throwRangeError, throwTypeError } from "./completion.ts"
@@ -68,7 +69,23 @@ const checkBigInt = (b: bigint): bigint => {
   return b
 }
 
+/** 64-bit limbs of a BigInt's magnitude (1 for the small ones, without converting them). */
+const limbs = (n: bigint): number => (n < SMALL && n > -SMALL ? 1 : Math.ceil((n < 0n ? -n : n).toString(16).length / 16))
+const SMALL = 1n << 64n
+
+/**
+ * The host's work for `l op r`, in PollWork units: linear in the limbs for additive and bitwise operations,
+ * quadratic (schoolbook, an upper bound of V8's) for multiplication and division.
+ */
+const bigIntWork = (op: BinaryOperator, l: bigint, r: bigint): number => {
+  const a = limbs(l)
+  const b = limbs(r)
+  if (a === 1 && b === 1) return 0
+  return op === "*" || op === "/" || op === "%" ? (a * b) >>> 4 : a + b
+}
+
 export const BigIntOperation = (op: BinaryOperator, l: bigint, r: bigint): bigint => {
+  PollWork(bigIntWork(op, l, r))
   switch (op) {
     case "+":
       return checkBigInt(l + r)
@@ -84,7 +101,15 @@ export const BigIntOperation = (op: BinaryOperator, l: bigint, r: bigint): bigin
       return l % r
     case "**":
       if (r < 0n) return throwRangeError("Exponent must be non-negative")
-      if (r > BigInt(MAX_BIGINT_BITS) && l !== 0n && l !== 1n && l !== -1n) return throwRangeError("Maximum BigInt size exceeded")
+      if (l === 0n || l === 1n || l === -1n) return l ** r
+      if (r > BigInt(MAX_BIGINT_BITS)) return throwRangeError("Maximum BigInt size exceeded")
+      {
+        // The result has about bits(l) × r bits: refused before the host spends seconds computing it.
+        const bits = limbs(l) === 1 ? Math.log2(Math.abs(Number(l))) : limbs(l) * 64 - 64
+        if (bits * Number(r) > MAX_BIGINT_BITS) return throwRangeError("Maximum BigInt size exceeded")
+        const out = limbs(l) * Math.ceil(Number(r) / 64)
+        PollWork((out * out) >>> 4)
+      }
       return checkBigInt(l ** r)
     case "<<":
       if (r > BigInt(MAX_BIGINT_BITS)) return l === 0n ? 0n : throwRangeError("Maximum BigInt size exceeded")

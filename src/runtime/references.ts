@@ -4,6 +4,7 @@
  * paths), and the Tasks they fall back to when an accessor, a coercion or an exotic object may run user code;
  * `delete` and `super.x`. A fast path answers MISS when it cannot answer without running anything.
  */
+import { PollCompare } from "./interrupt.ts"
 import { ArrayObject } from "./array-object.ts"
 import { throwReferenceError, throwTypeError } from "./completion.ts"
 import { PrototypeForPrimitive, ToPropertyKey } from "./conversions.ts"
@@ -129,6 +130,8 @@ const nullishBaseFirst = (base: Value, key: Value, access: "read" | "set"): void
 
 /** A primitive property key without user code, or MISS for an object key. */
 export const propertyKeyFast = (key: Value): PropertyKey | Miss => {
+  // A long key is hashed and compared whole by the host's property map: weighed by its length.
+  PollCompare(key)
   if (typeof key === "string" || key instanceof SymbolValue) return key
   if (key instanceof JSObject) return MISS
   return String(key)

@@ -9,7 +9,7 @@
  */
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
-import { PollStringWork } from "../runtime/interrupt.ts"
+import { PollCompare, PollStringWork } from "../runtime/interrupt.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToNumberPrimitive, ToStringPrimitive, TypeOf, ToString } from "../runtime/conversions.ts"
 import { looseEqualsFast } from "../runtime/comparison.ts"
@@ -388,11 +388,13 @@ export function runFrame(m: Machine, entry: Frame): void {
         }
         case 84 satisfies typeof Op.StrictEq: {
           const r = regs[--sp]
+          PollCompare(r)
           regs[sp - 1] = regs[sp - 1] === r
           break
         }
         case 85 satisfies typeof Op.StrictNe: {
           const r = regs[--sp]
+          PollCompare(r)
           regs[sp - 1] = regs[sp - 1] !== r
           break
         }
@@ -400,6 +402,7 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 83 satisfies typeof Op.Ne: {
           const r = regs[--sp] as Value
           const l = regs[--sp] as Value
+          PollCompare(r)
           const eq = looseEqualsFast(l, r)
           if (eq !== MISS) regs[sp++] = op === Op.Eq ? eq : !eq
           else {
