@@ -15,6 +15,7 @@
  *    "1 + 1"` latency p50/p99 at one connection, and a run with one webhook call (an answer at once), p50/p99.
  */
 import { spawn, type ChildProcess } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { Agent, createServer, request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -27,6 +28,7 @@ const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const RESUMES = Number(process.env["BENCH_RESUMES"] ?? 100)
+const SNAPSHOT_KEY = randomBytes(32).toString("base64")
 const ADMIN_URL = process.env["DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/test"
 
 const median = (xs: ReadonlyArray<number>): number => {
@@ -152,7 +154,8 @@ const listen = (env: Record<string, string>): Promise<{ url: string; child: Chil
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", ...env },
+      // A fresh signing key per bench: the server requires one on Postgres.
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", CODEMODE_SNAPSHOT_KEY: SNAPSHOT_KEY, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     })
     let out = ""
