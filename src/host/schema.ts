@@ -109,7 +109,13 @@ export interface PreparedSchema {
   readonly decode: ((value: unknown) => Effect.Effect<unknown, string, unknown>) | undefined
 }
 
-export const prepareSchema = (s: unknown, side: Side, role: string): PreparedSchema => {
+/**
+ * A host's check of a value against a JSON Schema: undefined when it is valid, else what is wrong (with JSON
+ * pointers). Without one a JSON Schema is render-only.
+ */
+export type JsonSchemaValidator = (value: unknown) => string | undefined
+
+export const prepareSchema = (s: unknown, side: Side, role: string, validate?: JsonSchemaValidator): PreparedSchema => {
   const k = classify(s, role)
   switch (k.kind) {
     case "effect": {
@@ -130,7 +136,16 @@ export const prepareSchema = (s: unknown, side: Side, role: string): PreparedSch
         decode: zodDecode(k.schema),
       }
     case "json":
-      return { jsonSchema: documentRoot(k.schema), decode: undefined }
+      return {
+        jsonSchema: documentRoot(k.schema),
+        decode:
+          validate === undefined
+            ? undefined
+            : (value) => {
+                const problem = validate(value)
+                return problem === undefined ? Effect.succeed(value) : Effect.fail(problem)
+              },
+      }
   }
 }
 

@@ -10,7 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import { callHost } from "./returned.ts"
-import { prepareSchema, type DecodingServices, type Decoded, type Encoded, type PreparedSchema, type ToolSchema } from "./schema.ts"
+import { prepareSchema, type DecodingServices, type JsonSchemaValidator, type Decoded, type Encoded, type PreparedSchema, type ToolSchema } from "./schema.ts"
 
 export const TypeId: unique symbol = Symbol.for("codemode/Tool") as never
 export type TypeId = typeof TypeId
@@ -107,6 +107,11 @@ export const make = <I extends ToolSchema, Ret extends Returned<OutputArg<O>>, O
   readonly input: I
   readonly output?: O
   readonly execute: (input: Decoded<I>, context: ToolContext) => Ret
+  /**
+   * Checks for JSON Schema `input` / `output` (a host's JSON Schema validator): with one, a JSON Schema is enforced
+   * as an Effect Schema is (`InvalidToolInput` / `InvalidToolOutput`) instead of only shaping the signature.
+   */
+  readonly validate?: { readonly input?: JsonSchemaValidator; readonly output?: JsonSchemaValidator }
 }): Tool<ServicesOf<Ret> | DecodingServices<I> | DecodingServices<O>> => {
   if (typeof options !== "object" || options === null) throw new TypeError("Tool.make expects an options object")
   if (typeof options.description !== "string") throw new TypeError("Tool.make: description must be a string")
@@ -119,8 +124,8 @@ export const make = <I extends ToolSchema, Ret extends Returned<OutputArg<O>>, O
     input: options.input,
     output: options.output,
     execute: options.execute as AnyExecute,
-    preparedInput: prepareSchema(options.input, "encoded", "input"),
-    preparedOutput: options.output === undefined ? undefined : prepareSchema(options.output, "type", "output"),
+    preparedInput: prepareSchema(options.input, "encoded", "input", options.validate?.input),
+    preparedOutput: options.output === undefined ? undefined : prepareSchema(options.output, "type", "output", options.validate?.output),
   }
 }
 

@@ -201,7 +201,10 @@ export const ListRunsQuery = {
 export const ToolMode = Schema.Literals(["plain", "idempotent", "durable"])
 export type ToolMode = typeof ToolMode.Type
 
-/** A JSON Schema document (rendered into the tool's signature, not enforced by the service). */
+/**
+ * A JSON Schema document (draft 2020-12): rendered into the tool's signature, checked against the meta-schema at
+ * registration, and enforced on every call's input and output (`tool-schemas.ts`).
+ */
 export const JsonSchema = Schema.Record(Schema.String, Schema.Json).annotate({ identifier: "JsonSchema" })
 
 /** An http(s) URL without credentials (fetch refuses them, and they would end up in messages). */

@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { CodeMode } from "../index.ts"
 import type { BlockingCall, Limits, Result } from "./api.ts"
+import { validatorFor } from "./tool-schemas.ts"
 
 /** A tool as the service hands it to the library: a JSON Schema signature and the effects that perform the call. */
 export type ToolBinding = ToolShape &
@@ -150,11 +151,17 @@ export type Library = typeof import("../index.ts")
 
 /**
  * The library's tool tree for the service's bindings: flat keys (dots make the nesting), each namespace with a
- * description as an empty `Namespace.make` the tools join, each tool a `Tool.make` with its JSON Schemas (which
- * only shape the signature; the webhook validates) and an `execute` that performs the call. A failed call
+ * description as an empty `Namespace.make` the tools join, each tool a `Tool.make` with its JSON Schemas (enforced
+ * with `tool-schemas.ts` when a run's tools are built, only rendered for the catalog) and an `execute` that performs
+ * the call. A failed call
  * reaches the program as a `ToolError`, so the program (and the model) reads what went wrong.
  */
-const toolTree = (library: Library, tools: ReadonlyArray<ToolBinding>, namespaces: ReadonlyArray<NamespaceBinding>) => {
+const toolTree = (
+  library: Library,
+  tools: ReadonlyArray<ToolBinding>,
+  namespaces: ReadonlyArray<NamespaceBinding>,
+  enforce: boolean,
+) => {
   const { Namespace, Tool, ToolError } = library
   const refusal = (e: Error) => new ToolError({ message: e.message })
   const tree: Record<string, ReturnType<typeof Tool.make> | ReturnType<typeof Namespace.make>> = {}
@@ -177,9 +184,16 @@ const toolTree = (library: Library, tools: ReadonlyArray<ToolBinding>, namespace
       input: t.input,
       ...(t.output === undefined ? {} : { output: t.output }),
       execute,
+      ...(enforce ? { validate: validators(t) } : {}),
     })
   }
   return tree
+}
+
+const validators = (t: ToolShape) => {
+  const input = validatorFor(t.input)
+  const output = t.output === undefined ? undefined : validatorFor(t.output)
+  return { ...(input === undefined ? {} : { input }), ...(output === undefined ? {} : { output }) }
 }
 
 const endedWithoutOutcome =
@@ -225,7 +239,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
       engine: "vm",
       ...(limits === undefined ? {} : { limits }),
       ...(options.snapshotKey === undefined ? {} : { snapshotKey: options.snapshotKey }),
-      tools: toolTree(library, spec.tools, spec.namespaces),
+      tools: toolTree(library, spec.tools, spec.namespaces, true),
     }) as CodeMode.VmRuntime
 
   const observer = (onLog: ((line: string) => void) | undefined) => (onLog === undefined ? {} : { onLog })
@@ -256,7 +270,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
     })
 
   const shapes = (tools: ReadonlyArray<ToolShape>) =>
-    CodeMode.make({ tools: toolTree(library, tools.map((t) => ({ ...t, mode: "plain", call: () => Effect.void })), []) }).catalog()
+    CodeMode.make({ tools: toolTree(library, tools.map((t) => ({ ...t, mode: "plain", call: () => Effect.void })), [], false) }).catalog()
   const check = (tool: ToolShape): string | undefined => {
     try {
       shapes([tool])

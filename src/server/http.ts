@@ -33,6 +33,7 @@ import {
 import { Api, Tenant } from "./endpoints.ts"
 import * as Auth from "./auth.ts"
 import * as Idempotency from "./idempotency.ts"
+import { schemaProblems } from "./tool-schemas.ts"
 import { ServerConfig } from "./config.ts"
 import { appliedMigration, latestMigration } from "./store/postgres/database.ts"
 import { Executor, type SuspendRefused } from "./executor.ts"
@@ -198,6 +199,9 @@ const refusal = (executor: Executor["Service"], path: string, tool: RegisterTool
   // Checked before the engine renders the schemas: one that is too costly to render would block the process.
   const costly = schemaRefusal("input", tool.input) ?? (tool.output === undefined ? undefined : schemaRefusal("output", tool.output))
   if (costly !== undefined) return new BadRequest(detail("InvalidTool", costly))
+  // Every problem at once, each with its pointer, so one correction fixes the registration.
+  const problems = [...schemaProblems(tool.input, "/input"), ...(tool.output === undefined ? [] : schemaProblems(tool.output, "/output"))]
+  if (problems.length > 0) return new BadRequest(detail("InvalidTool", `The tool's schemas are not valid JSON Schema (2020-12): ${problems.join("; ")}`))
   const refused = executor.check({ path, description: tool.description, input: tool.input, output: tool.output })
   return refused === undefined ? undefined : new BadRequest(detail("InvalidTool", refused))
 }

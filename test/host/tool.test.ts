@@ -95,6 +95,32 @@ describe("Tool.make", () => {
       assert.deepStrictEqual(yield* call(t, { id: 7 }), { ok: true, value: { got: { id: 7 }, when: "1970-01-01T00:00:00.000Z" } })
     }))
 
+  it.effect("a host's validate check enforces JSON Schemas: bad input never reaches execute, bad output is refused", () =>
+    Effect.gen(function* () {
+      let executed = 0
+      const t = Tool.make({
+        description: "x",
+        input: { type: "object", properties: { id: { type: "string" } } },
+        output: { type: "object" },
+        execute: (input: any) => {
+          executed++
+          return input.id === "bad" ? 42 : { id: input.id }
+        },
+        validate: {
+          input: (v: any) => (typeof v?.id === "string" ? undefined : "/id must be string"),
+          output: (v) => (typeof v === "object" ? undefined : "/ must be object"),
+        },
+      })
+      assert.deepStrictEqual(yield* call(t, { id: "a" }), { ok: true, value: { id: "a" } })
+      const bad = yield* call(t, { id: 7 })
+      assert.strictEqual(bad.ok === false && bad.failure.kind, "InvalidToolInput")
+      assert.strictEqual(bad.ok === false && bad.failure.message, "Invalid input for tools.t: /id must be string")
+      assert.strictEqual(executed, 1)
+      const badOut = yield* call(t, { id: "bad" })
+      assert.strictEqual(badOut.ok === false && badOut.failure.kind, "InvalidToolOutput")
+      assert.match(badOut.ok === false ? badOut.failure.detail : "", /\/ must be object/)
+    }))
+
   it.effect("Zod 4 schemas are validated like an Effect Schema is decoded", () =>
     Effect.gen(function* () {
       const t = Tool.make({
