@@ -5,7 +5,7 @@
  * at `make`.
  */
 import { describe, expect, it } from "vitest"
-import { Effect, Fiber, Schema } from "effect"
+import { Deferred, Effect, Fiber, Schema } from "effect"
 import { CodeMode, Tool } from "../../src/index.ts"
 import type { Suspended } from "../../src/host/vm-run.ts"
 import { ENGINES, makeFor } from "../host/engines.ts"
@@ -68,7 +68,8 @@ describe("maxMemoryBytes on the VM", () => {
   })
 
   it("counts the run's memory across suspend and resume", async () => {
-    const pause = Tool.make({ description: "waits", input: Schema.Struct({}), execute: Tool.idempotent(() => Effect.never) })
+    const called = Effect.runSync(Deferred.make<void>())
+    const pause = Tool.make({ description: "waits", input: Schema.Struct({}), execute: Tool.idempotent(() => Deferred.succeed(called, undefined).pipe(Effect.andThen(Effect.never))) })
     const runtime = CodeMode.make({ tools: { pause }, engine: "vm", limits: { maxMemoryBytes: 16 * MB } })
     // ~10 MB alive when the run is suspended; another ~10 MB after the resume passes the budget only if the first
     // 10 MB are still counted.
@@ -78,7 +79,7 @@ describe("maxMemoryBytes on the VM", () => {
       Effect.gen(function* () {
         const program = runtime.program(code)
         const fiber = yield* Effect.forkChild(program.run())
-        for (let k = 0; k < 200; k++) yield* Effect.yieldNow
+        yield* Deferred.await(called)
         const s = (yield* program.suspend()) as Suspended
         yield* Fiber.join(fiber)
         return s
