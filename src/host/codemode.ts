@@ -34,6 +34,7 @@ import { buildIndex, type ToolEntry, type ToolTree, type TreeServices } from "./
 import { roundtripMode } from "./roundtrip.ts"
 import "./regexp-engine.ts"
 import { hostClasses } from "./snapshot-classes.ts"
+import { randomSeed, seedRealm } from "./random-seed.ts"
 import { makeVmEntryPoints, type VmEntryPoints } from "./vm-program.ts"
 import { prepareVmRealm, type VmContext } from "./vm-session.ts"
 import { makeRegistry } from "../snapshot/registry.ts"
@@ -71,6 +72,11 @@ export interface Options<T extends ToolTree = ToolTree, H extends Hooks = Hooks,
    * 16 bytes. Without it, a resumed run's limits are capped by this runtime's own.
    */
   readonly snapshotKey?: SnapshotKey
+  /**
+   * The seed of every run's `Math.random`, for reproducible runs; without it each run draws from a seed of its own
+   * (a VM program may also be given one: `program(code, bindings, { seed })`).
+   */
+  readonly seed?: string
 }
 
 /**
@@ -178,6 +184,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
       sliceSteps: internal.sliceSteps ?? SLICE_STEPS,
       snapshotKey,
       memoryBaseline: () => (baseline ??= measureHeap([ctx.pristine()])),
+      seed: options.seed,
     }
     const entryPoints = makeVmEntryPoints(ctx)
     const runtime: VmRuntime<unknown> = {
@@ -210,6 +217,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
         }
         const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
         const { realm, extensions: run } = prepareRealm(setup, ledger, () => clock.currentTimeMillisUnsafe(), false)
+        seedRealm(realm, options.seed ?? randomSeed())
         installBindings(realm, values)
         if (limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(limits.maxMemoryBytes)
         let interpreter: Interpreter

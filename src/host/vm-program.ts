@@ -14,6 +14,7 @@
  * - `run()` of a resumed program fails with `SnapshotError` when its state is malformed, from another build, or
  *   needs extensions this runtime lacks.
  */
+import { randomSeed } from "./random-seed.ts"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -128,7 +129,7 @@ export interface VmEntryPoints<R = never> {
    * A program of `code`, with `bindings` as globals; keys are `<runId>:<callId>` (a UUID when `runId` is omitted).
    * `onLog` (non-spec) observes the run as it goes (`RunObserver`).
    */
-  readonly program: (code: string, bindings?: Bindings, options?: { readonly runId?: string } & RunObserver) => Program<R>
+  readonly program: (code: string, bindings?: Bindings, options?: { readonly runId?: string; readonly seed?: string } & RunObserver) => Program<R>
   /** A program continuing a saved state (a Snapshot, or its bytes); checked when it runs. */
   readonly resume: (state: Uint8Array | import("../snapshot/format.ts").Snapshot, options?: RunObserver) => Program<R>
 }
@@ -138,13 +139,15 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
     const values = checkBindings(bindings)
     const runId = options?.runId ?? crypto.randomUUID()
     if (typeof runId !== "string" || runId === "") throw new TypeError("runId must be a non-empty string")
+    const seed = options?.seed ?? ctx.seed ?? randomSeed()
+    if (typeof seed !== "string" || seed === "") throw new TypeError("seed must be a non-empty string")
     return new ProgramImpl(ctx, (now) => {
       const checked = checkCached(code)
       if (!checked.ok) {
         const d = checked.diagnostic
         return fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts)
       }
-      return newSession(ctx, checked.program, runId, values, now)
+      return newSession(ctx, checked.program, runId, values, now, seed)
     }, options)
   },
   resume: (state, options) =>

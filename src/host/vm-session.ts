@@ -5,6 +5,7 @@
  * the original was (realm-setup.ts `prepareRealm`, with names for every object a fresh realm holds). A session is mutable: in round-trip mode the loop swaps its realm, Vm and ledger for
  * the restored ones at every save point while the calls' fibers live on.
  */
+import { seedRealm } from "./random-seed.ts"
 import type { HostCallRequest, Realm } from "../runtime/realm.ts"
 import { buildId } from "../snapshot/build-id.ts"
 import type { RestoreContext } from "../snapshot/context.ts"
@@ -47,6 +48,8 @@ export interface VmContext extends RealmSetup {
   readonly memoryBaseline: () => number
   /** `snapshotKey`: states are signed when saved and must be when resumed (snapshot/signature.ts). */
   readonly snapshotKey: Buffer | undefined
+  /** `CodeMode.make`'s `seed`: every new run's Math.random seed, unless the program is given its own. */
+  readonly seed: string | undefined
 }
 
 export interface Session extends RunState {
@@ -66,9 +69,11 @@ export const newSession = (
   runId: string,
   bindings: ReadonlyArray<readonly [string, DataValue]>,
   now: () => number,
+  seed: string,
 ): Session => {
   const ledger = new CallLedger(runId, ctx.limits.maxToolCalls)
   const { realm, extensions } = prepareVmRealm(ctx, ledger, now)
+  seedRealm(realm, seed)
   installBindings(realm, bindings)
   if (ctx.limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(ctx.limits.maxMemoryBytes)
   const vm = new Vm(realm, program, compileForVm(program))

@@ -5,9 +5,9 @@
  * half precision directly (not through float32, which would round twice). `sumPrecise` adds exactly with BigInt
  * arithmetic over the doubles' binary expansions and rounds once.
  *
- * Math.random is a deterministic xorshift128+ (V8's generator) seeded from a constant, with its state kept as four
- * 32-bit numbers in an internal slot of the Math object, so it is plain data and survives a snapshot. NON-SPEC in
- * spirit (the spec asks for "random or pseudo random" numbers): a run is reproducible, which codemode wants.
+ * Math.random is xorshift128+ (V8's generator) with its state kept as four 32-bit numbers in an internal slot of
+ * the Math object, so it is plain data and survives a snapshot. The host seeds it per run (host/random-seed.ts);
+ * NON-SPEC in spirit (the spec asks for "random or pseudo random" numbers): a run given a seed is reproducible.
  */
 import { SandboxError, throwTypeError } from "../runtime/completion.ts"
 import { ToNumber, ToUint32 } from "../runtime/conversions.ts"
@@ -37,7 +37,7 @@ defineForker(MathObject, (t, proto) => {
   return m
 })
 
-/** A fixed, non-zero seed: every realm draws the same sequence. */
+/** A fixed, non-zero state: the realm's until the host seeds it. */
 export const RANDOM_SEED: ReadonlyArray<number> = [0x9e3779b9, 0x7f4a7c15, 0xbf58476d, 0x1ce4e5b9]
 
 function* toNum(realm: Realm, v: Value): Task<number> {
