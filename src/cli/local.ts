@@ -42,7 +42,7 @@ const databaseLine = Effect.gen(function* () {
 
 export const serve = Command.make("serve", { verbose: commonFlags.verbose }, (flags) =>
   Effect.gen(function* () {
-    yield* say(`codemode starting: ${yield* databaseLine}`)
+    yield* say(`codemode: ${yield* databaseLine}`)
     const { serve } = yield* Effect.promise(() => import("../server/main.ts"))
     return yield* serve
   }).pipe(guard(flags.verbose)),

@@ -64,7 +64,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, "durable.js"), "const n = await tools.jobs.build({ n: 1 }); return n + 1")
   writeFileSync(join(dir, "ok.js"), "return 6 * 7")
   writeFileSync(join(dir, "throws.js"), "throw new Error('no')")
-})
+}, 180_000) // a replica and its program processes start slowly on a loaded machine
 afterAll(async () => {
   await server?.close()
   await receiver?.close()
