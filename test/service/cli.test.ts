@@ -72,7 +72,10 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-describe("codemode, locally", () => {
+// Every step is a new process loading the CLI: seconds each on a loaded machine.
+const SLOW = { timeout: 300_000 }
+
+describe("codemode, locally", SLOW, () => {
   it("runs a program locally against a tools file", async () => {
     const r = await codemode(["run", "test/service/fixtures/double.js", "--tools", "test/service/fixtures/tools.ts"])
     expect(r.code).toBe(0)
@@ -147,7 +150,7 @@ describe("codemode, locally", () => {
   })
 })
 
-describe("codemode, against a service", () => {
+describe("codemode, against a service", SLOW, () => {
   const remote = (args: Array<string>) => codemode(args, { CODEMODE_URL: server.url })
 
   it("exits 4 with one line when the service cannot be reached", async () => {
@@ -196,14 +199,14 @@ describe("codemode, against a service", () => {
     expect(types).toContain("run.suspended")
 
     const key = receiver.calls.find((c) => c.json.type === "start")!.json.key
-    const following = remote(["runs", "events", "cli-durable", "--follow"])
     const done = await remote(["calls", "complete", key, "--output", "41"])
     expect(done.code).toBe(0)
     expect(done.stdout).toBe(`${key}\tok\n`)
     const waited = await remote(["runs", "wait", "cli-durable", "--json"])
     expect(waited.code).toBe(0)
     expect(JSON.parse(waited.stdout)).toMatchObject({ status: "succeeded", result: { value: 42 } })
-    const followed = await following
+    // On an ended run --follow prints the history and ends by itself.
+    const followed = await remote(["runs", "events", "cli-durable", "--follow"])
     expect(followed.code).toBe(0)
     expect(followed.stdout.trim().split("\n").at(-1)).toMatch(/\trun\.succeeded\t/)
     const again = await remote(["calls", "heartbeat", key])
