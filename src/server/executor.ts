@@ -54,6 +54,8 @@ export interface ProgramSpec {
   readonly tools: ReadonlyArray<ToolBinding>
   readonly namespaces: ReadonlyArray<NamespaceBinding>
   readonly limits: Limits
+  /** The seed of the run's Math.random, saved with the run (a fresh one when absent). */
+  readonly seed?: string | undefined
   /** Each line the program logs, as it logs it. */
   readonly onLog?: ((line: string) => void) | undefined
 }
@@ -68,7 +70,7 @@ export interface ResumeSpec {
    * The run's code and limits: when this build cannot resume the state (another build saved it, or it is damaged),
    * the run starts again from its code instead — its tools answer the calls it already made from their record.
    */
-  readonly replay?: { readonly code: string; readonly limits: Limits } | undefined
+  readonly replay?: { readonly code: string; readonly limits: Limits; readonly seed?: string | undefined } | undefined
 }
 
 /** The run's state, saved: what `run` returns when the run was suspended. */
@@ -242,10 +244,11 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
       tools: toolTree(library, spec.tools, spec.namespaces, true),
     }) as CodeMode.VmRuntime
 
+  const seeded = (seed: string | undefined) => (seed === undefined ? {} : { seed })
   const observer = (onLog: ((line: string) => void) | undefined) => (onLog === undefined ? {} : { onLog })
 
   const program = (spec: ProgramSpec): Effect.Effect<Program> =>
-    Effect.sync(() => adapt(runtimeFor(spec, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...observer(spec.onLog) })))
+    Effect.sync(() => adapt(runtimeFor(spec, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...seeded(spec.seed), ...observer(spec.onLog) })))
 
   // A resumed run keeps the limits it was saved with (spec), so none are passed here. Its state is checked when it
   // runs: a state that cannot be resumed fails the run with the SnapshotError's message, or replays the run.
@@ -260,7 +263,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
           if (!(e instanceof CodeMode.SnapshotError)) return Effect.fail(e)
           // A state that is not signed with this service's key was altered (or forged): it is refused, never replayed.
           if (options.snapshotKey !== undefined && forged(e)) return Effect.fail(e)
-          current = runtimeFor(spec, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...observer(spec.onLog) })
+          current = runtimeFor(spec, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...seeded(replay.seed), ...observer(spec.onLog) })
           return Effect.logWarning(`run ${spec.runId}: its saved state cannot be resumed (${e.message}); replaying it from its code`).pipe(
             Effect.andThen(current.run()),
           )

@@ -15,6 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
+import { randomBytes } from "node:crypto"
 import type { CallCompletion, CallHeartbeat, CallOutcome, CreateRun, Run, RunEvent, RunPage } from "./api.ts"
 import { ServerConfig } from "./config.ts"
 import type { Executor } from "./executor.ts"
@@ -113,7 +114,7 @@ export class Runs extends Context.Service<
           maxMemoryBytes: Math.min(request.limits?.maxMemoryBytes ?? config.maxMemoryBytes, config.maxMemoryBytes),
         }
         const requestHash = fingerprint(request)
-        const row = yield* store.insert({ id, tenant, code: request.code, limits, tools: filter, owner: me, leaseMs: config.leaseMs, requestHash })
+        const row = yield* store.insert({ id, tenant, code: request.code, limits, tools: filter, owner: me, leaseMs: config.leaseMs, requestHash, seed: randomBytes(16).toString("base64url") })
         if (row === undefined) {
           // The same request again (a client retrying with its own id) answers the run it made; anything else —
           // another request, or another tenant's run — is a conflict.

@@ -88,9 +88,9 @@ process.on("message", (message: ToChild) => {
     case "ping":
       return send({ type: "pong", seq: message.seq })
     case "start": {
-      const { runId, code, limits, tools, namespaces } = message
+      const { runId, code, limits, seed, tools, namespaces } = message
       const onLog = message.log ? (line: string) => send({ type: "log", runId, line }) : undefined
-      return host(runId, executor.program({ runId, code, limits, tools: bindings(runId, tools), namespaces, onLog }))
+      return host(runId, executor.program({ runId, code, limits, seed, tools: bindings(runId, tools), namespaces, onLog }))
     }
     case "resume": {
       const { runId, state, replay, tools, namespaces } = message

@@ -436,7 +436,7 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
       Effect.sync(() =>
         program(
           spec.runId,
-          { type: "start", runId: spec.runId, code: spec.code, limits: spec.limits, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
+          { type: "start", runId: spec.runId, code: spec.code, limits: spec.limits, seed: spec.seed, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
           spec.tools,
           spec.onLog,
           spec.limits,

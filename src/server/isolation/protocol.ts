@@ -23,11 +23,11 @@ interface RunSetup {
 export type CallOp = "call" | "start" | "wait" | "cancel"
 
 export type ToChild =
-  | ({ readonly type: "start"; readonly code: string; readonly limits: Limits } & RunSetup)
+  | ({ readonly type: "start"; readonly code: string; readonly limits: Limits; readonly seed: string | undefined } & RunSetup)
   | ({
       readonly type: "resume"
       readonly state: Uint8Array
-      readonly replay: { readonly code: string; readonly limits: Limits } | undefined
+      readonly replay: { readonly code: string; readonly limits: Limits; readonly seed?: string | undefined } | undefined
     } & RunSetup)
   | { readonly type: "reply"; readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly type: "reply"; readonly id: number; readonly ok: false; readonly message: string }

@@ -81,7 +81,7 @@ export class Ownership extends Context.Service<
         )
 
       const start = (row: RunRow, registrations: Registrations) =>
-        launch(row, false, registrations, (spec) => executor.program({ ...spec, code: row.code, limits: row.limits }))
+        launch(row, false, registrations, (spec) => executor.program({ ...spec, code: row.code, limits: row.limits, seed: row.seed ?? undefined }))
 
       /** Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none. */
       const continueRun = (row: RunRow, state: Uint8Array | undefined) =>
@@ -89,8 +89,8 @@ export class Ownership extends Context.Service<
           const registrations = yield* registry.resolve(row.tenant, row.tools, false)
           return yield* launch(row, true, registrations, (spec) =>
             state === undefined
-              ? executor.program({ ...spec, code: row.code, limits: row.limits })
-              : executor.resume({ ...spec, state, replay: { code: row.code, limits: row.limits } }).pipe(
+              ? executor.program({ ...spec, code: row.code, limits: row.limits, seed: row.seed ?? undefined })
+              : executor.resume({ ...spec, state, replay: { code: row.code, limits: row.limits, seed: row.seed ?? undefined } }).pipe(
                   Effect.catchTag("SnapshotInvalid", (e: SnapshotInvalid) =>
                     Effect.succeed(failing(`The run's saved state cannot be resumed: ${e.message}`)),
                   ),

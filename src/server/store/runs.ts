@@ -45,6 +45,8 @@ export interface RunRow {
   readonly seq: string
   /** The fingerprint of the request that created the run (`Runs.create`), null for runs made before it existed. */
   readonly requestHash: string | null
+  /** The seed of the run's Math.random (null for runs made before it existed). */
+  readonly seed: string | null
   readonly createdAt: Date
   readonly updatedAt: Date
 }
@@ -64,6 +66,7 @@ export interface NewRun {
   readonly owner: string
   readonly leaseMs: number
   readonly requestHash: string
+  readonly seed: string
 }
 
 export interface ListQuery {

@@ -22,6 +22,7 @@ const newRun = (owner = "a", leaseMs = 60_000, tenant = "t") => ({
   owner,
   leaseMs,
   requestHash: "h",
+  seed: `seed-${counter}`,
 })
 const bytes = (s: string) => new TextEncoder().encode(s)
 const types = (runId: string) =>
@@ -40,6 +41,7 @@ for (const [name, layer] of stores) {
           const row = yield* runs.insert(run)
           assert.strictEqual(row?.status, "running")
           assert.strictEqual(row?.owner, "a")
+          assert.strictEqual(row?.seed, run.seed)
           assert.strictEqual(yield* runs.insert(run), undefined)
           assert.strictEqual(yield* runs.get("other", run.id), undefined)
           assert.strictEqual(yield* runs.finish(run.id, "b", "succeeded", { ok: true, value: 1, toolCalls: [] }), undefined)

@@ -25,6 +25,7 @@ export interface RunRecord {
   version: number
   readonly seq: number
   readonly requestHash: string | null
+  readonly seed: string | null
   readonly createdAt: number
   updatedAt: number
   snapshot: Uint8Array | null

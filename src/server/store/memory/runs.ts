@@ -20,6 +20,7 @@ const toRow = (r: RunRecord, now: number): RunRow => ({
   version: r.version,
   seq: String(r.seq),
   requestHash: r.requestHash,
+  seed: r.seed,
   createdAt: new Date(r.createdAt),
   updatedAt: new Date(r.updatedAt),
 })
@@ -79,6 +80,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
             version: 0,
             seq: ++tables.sequences.run,
             requestHash: run.requestHash,
+            seed: run.seed,
             createdAt: now,
             updatedAt: now,
             snapshot: null,

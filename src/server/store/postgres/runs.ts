@@ -29,6 +29,7 @@ const RunColumns = {
   version: Schema.Number,
   seq: Schema.String,
   request_hash: Schema.NullOr(Schema.String),
+  seed: Schema.NullOr(Schema.String),
   created_at: Schema.Date,
   updated_at: Schema.Date,
   lease_expired: Schema.Boolean,
@@ -63,6 +64,7 @@ const toRow = (r: typeof RunRaw.Type): RunRow => ({
   version: r.version,
   seq: r.seq,
   requestHash: r.request_hash,
+  seed: r.seed,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 })
@@ -78,7 +80,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const transaction = transactional(sql)
     const lease = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
     const columns = sql.literal(`id, tenant, status, code, limits, tools, result, owner, control, version,
-      seq::text AS seq, request_hash, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
+      seq::text AS seq, request_hash, seed, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
     const rows = decodeRows(RunRaw)
     const first = (raw: ReadonlyArray<unknown>) => Effect.map(rows(raw), (r) => (r[0] === undefined ? undefined : toRow(r[0])))
 
@@ -86,9 +88,9 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* first(
         yield* sql`
           WITH r AS (
-            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash)
+            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash, seed)
             VALUES (${run.id}, ${run.tenant}, 'running', ${run.code}, ${json(run.limits)},
-                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash})
+                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash}, ${run.seed})
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json({ owner: run.owner })} FROM r)

@@ -1,10 +1,13 @@
 /**
- * Webhook tools' JSON Schemas are enforced (issue 15): registration checks them against the 2020-12 meta-schema and
- * resolves their `$ref`s; a call's input is validated before the webhook, its output before the program sees it.
+ * The service keeps its contracts (issue 15). Webhook tools' JSON Schemas are enforced: registration checks them
+ * against the 2020-12 meta-schema and resolves their `$ref`s; a call's input is validated before the webhook, its
+ * output before the program sees it. Each run's Math.random has a seed of its own, saved with the run.
  * Real VM, real Postgres, a real webhook receiver on loopback.
  */
+import * as Effect from "effect/Effect"
+import { CodeMode } from "../../src/index.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { clientFor, createDatabase, request, startReceiver, startReplica, type Replica } from "./helpers.ts"
+import { clientFor, createDatabase, eventually, request, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
 let server: Replica
@@ -19,7 +22,14 @@ beforeAll(async () => {
   server = await startReplica({ databaseUrl: db.url })
   api = clientFor(server.url)
   receiver = await startReceiver((call) =>
-    call.json.path === "users.bad" ? { json: { output: { name: 42 } } } : { json: { output: { name: `user ${(call.json.input as { id: string }).id}` } } },
+    call.json.path === "slow.wait"
+      ? { delayMs: 1500, json: {} }
+      : call.json.path === "users.bad"
+        ? { json: { output: { name: 42 } } }
+        : { json: { output: { name: `user ${(call.json.input as { id: string }).id}` } } },
+  )
+  await api.run((c) =>
+    c.tools.put({ params: { path: "slow.wait" }, payload: { description: "Waits", input: { type: "object" }, url: receiver.url, mode: "idempotent" } }),
   )
   for (const path of ["users.get", "users.bad"]) {
     await api.run((c) =>
@@ -102,5 +112,27 @@ describe("registration", () => {
   it("accepts a schema with $defs and annotations of its own", async () => {
     const r = await put({ type: "object", "x-note": "ours", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { type: "string" } } })
     expect(r.status).toBe(200)
+  })
+})
+
+describe("Math.random", () => {
+  it("differs between two runs of the same program", async () => {
+    const [a, b] = [await run("return Math.random()"), await run("return Math.random()")]
+    expect(a.result).toMatchObject({ ok: true })
+    expect((a.result as { value: number }).value).not.toBe((b.result as { value: number }).value)
+  })
+
+  it("continues a resumed run's own sequence, from the seed saved with the run", async () => {
+    const started = await api.run((c) =>
+      c.runs.create({ payload: { code: `const a = Math.random(); await tools.slow.wait({}); return [a, Math.random()]`, wait: false } }),
+    )
+    await eventually(async () => ((await sqlOn(db.url, "SELECT 1 FROM calls WHERE run_id = $1", [started.id])).length > 0 ? true : undefined))
+    const suspended = await api.run((c) => c.runs.suspend({ params: { id: started.id } }))
+    expect(suspended.status).toBe("suspended")
+    const done = await api.run((c) => c.runs.resume({ params: { id: started.id }, payload: {} }))
+    const [row] = await sqlOn<{ seed: string }>(db.url, "SELECT seed FROM runs WHERE id = $1", [started.id])
+    expect(row!.seed.length).toBeGreaterThan(10)
+    const expected = await Effect.runPromise(CodeMode.make({ engine: "vm", seed: row!.seed }).execute("return [Math.random(), Math.random()]"))
+    expect(done.result).toMatchObject({ ok: true, value: (expected as { value: unknown }).value })
   })
 })
