@@ -22,24 +22,23 @@ import { diagnostic } from "./diagnostic.ts"
 import type { HookServices, Hooks } from "./hooks.ts"
 import { isExtension, type Extension, type ExtensionServices } from "./extension.ts"
 import { installModules } from "./modules.ts"
-import { checkBindings, installBindings, type Bindings } from "./bindings.ts"
+import { checkBindings, type Bindings } from "./bindings.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
 import { fail, type Result } from "./result.ts"
 import { checkCached } from "./program-cache.ts"
-import { prepareRealm } from "./realm-setup.ts"
+import { newRunState, prepareRealm } from "./realm-setup.ts"
 import { runLoop, SLICE_STEPS, type LoopEngine } from "./run.ts"
-import type { LoopEvent, RunState } from "./run-state.ts"
+import type { LoopEvent } from "./run-state.ts"
 import { buildIndex, type ToolEntry, type ToolTree, type TreeServices } from "./tree.ts"
 import { roundtripMode } from "./roundtrip.ts"
 import "./regexp-engine.ts"
 import { hostClasses } from "./snapshot-classes.ts"
-import { randomSeed, seedRealm } from "./random-seed.ts"
+import { randomSeed } from "./random-seed.ts"
 import { makeVmEntryPoints, type VmEntryPoints } from "./vm-program.ts"
 import { prepareVmRealm, type VmContext } from "./vm-session.ts"
 import { makeRegistry } from "../snapshot/registry.ts"
 import { checkSnapshotKey, type SnapshotKey } from "../snapshot/signature.ts"
-import { MemoryMeter } from "../runtime/memory.ts"
 import { measureHeap } from "../runtime/heap-size.ts"
 
 /**
@@ -215,11 +214,8 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const d = checked.diagnostic
           return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))
         }
-        const ledger = new CallLedger(crypto.randomUUID(), limits.maxToolCalls)
-        const { realm, extensions: run } = prepareRealm(setup, ledger, () => clock.currentTimeMillisUnsafe(), false)
-        seedRealm(realm, options.seed ?? randomSeed())
-        installBindings(realm, values)
-        if (limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(limits.maxMemoryBytes)
+        const state = newRunState(setup, limits, crypto.randomUUID(), values, () => clock.currentTimeMillisUnsafe(), options.seed ?? randomSeed(), false)
+        const realm = state.realm
         let interpreter: Interpreter
         try {
           interpreter = new Interpreter(realm, checked.program)
@@ -228,7 +224,6 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const message = `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`
           return Effect.succeed(fail(diagnostic("ExecutionFailure", message), emptyParts))
         }
-        const state: RunState = { runId: ledger.runId, limits, realm, ledger, extensions: run, calls: new Map(), inbox: [], activeMs: 0 }
         const engine: LoopEngine<never> = {
           slice: (_saving, interrupt) => {
             interpreter.interruptCheck = interrupt

@@ -2,14 +2,21 @@
  * The realm every run gets, on either engine: a fork of the process's template realm (realm-template.ts), the
  * program's clock, the `tools` and `search` globals, the extensions' globals and the modules. A VM realm also gets
  * names for every object it holds (snapshot/realm-names.ts), which a snapshot refers to: a resumed run's realm is
- * prepared by this same function, so that the names match.
+ * prepared by this same function, so that the names match. `newRunState` is the rest of a new run's set-up, the
+ * same for both engines.
  */
 import { newRealm } from "./realm-template.ts"
+import { MemoryMeter } from "../runtime/memory.ts"
 import type { Realm } from "../runtime/realm.ts"
 import { nameReachable } from "../snapshot/realm-names.ts"
+import { installBindings } from "./bindings.ts"
+import type { DataValue } from "./data.ts"
 import type { Extension } from "./extension.ts"
 import type { Hooks } from "./hooks.ts"
-import type { CallLedger } from "./ledger.ts"
+import { CallLedger } from "./ledger.ts"
+import type { Limits } from "./limits.ts"
+import { seedRealm } from "./random-seed.ts"
+import type { RunState } from "./run-state.ts"
 import { installModules } from "./modules.ts"
 import { ExtensionRun, installExtensions } from "./sandbox-extensions.ts"
 import { installTools, type ToolsHost } from "./sandbox-tools.ts"
@@ -49,4 +56,25 @@ export const prepareRealm = (
   installModules(realm, installExtensions(realm, extensions, ledger))
   if (named) nameReachable(realm)
   return { realm, toolsHost, extensions }
+}
+
+/**
+ * A new run's state, on either engine: its ledger (keys `<runId>:<callId>`), its realm prepared as above with
+ * Math.random seeded by `seed` and the bindings as globals, a memory meter when `limits` has a budget, and no calls yet.
+ */
+export const newRunState = (
+  setup: RealmSetup,
+  limits: Limits,
+  runId: string,
+  bindings: ReadonlyArray<readonly [string, DataValue]>,
+  now: () => number,
+  seed: string,
+  named: boolean,
+): RunState => {
+  const ledger = new CallLedger(runId, limits.maxToolCalls)
+  const { realm, extensions } = prepareRealm(setup, ledger, now, named)
+  seedRealm(realm, seed)
+  installBindings(realm, bindings)
+  if (limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(limits.maxMemoryBytes)
+  return { runId, limits, realm, ledger, extensions, calls: new Map(), inbox: [], activeMs: 0 }
 }

@@ -5,7 +5,6 @@
  * the original was (realm-setup.ts `prepareRealm`, with names for every object a fresh realm holds). A session is mutable: in round-trip mode the loop swaps its realm, Vm and ledger for
  * the restored ones at every save point while the calls' fibers live on.
  */
-import { seedRealm } from "./random-seed.ts"
 import type { HostCallRequest, Realm } from "../runtime/realm.ts"
 import { buildId } from "../snapshot/build-id.ts"
 import type { RestoreContext } from "../snapshot/context.ts"
@@ -18,13 +17,12 @@ import type { HeapRegistry } from "../snapshot/heap-codec.ts"
 import { arr, check, inst, rec } from "../snapshot/shape.ts"
 import { callable, nat, str, value } from "../snapshot/value-shapes.ts"
 import { Vm, type VmProgram } from "../vm/index.ts"
-import { installBindings } from "./bindings.ts"
 import { DataError, type DataValue } from "./data.ts"
 import { plainToWire, wireToPlain } from "./extension-values.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
 import { checkCached } from "./program-cache.ts"
-import { prepareRealm, type RealmSetup } from "./realm-setup.ts"
+import { newRunState, prepareRealm, type RealmSetup } from "./realm-setup.ts"
 import { newEntry, type CallEntry, type RunState } from "./run-state.ts"
 import type { ExtensionRun } from "./sandbox-extensions.ts"
 import type { HostContext } from "./snapshot-classes.ts"
@@ -71,13 +69,8 @@ export const newSession = (
   now: () => number,
   seed: string,
 ): Session => {
-  const ledger = new CallLedger(runId, ctx.limits.maxToolCalls)
-  const { realm, extensions } = prepareVmRealm(ctx, ledger, now)
-  seedRealm(realm, seed)
-  installBindings(realm, bindings)
-  if (ctx.limits.maxMemoryBytes !== undefined) realm.memory = new MemoryMeter(ctx.limits.maxMemoryBytes)
-  const vm = new Vm(realm, program, compileForVm(program))
-  return { runId, source: program.source, program, limits: ctx.limits, realm, vm, ledger, extensions, calls: new Map(), inbox: [], activeMs: 0 }
+  const run = newRunState(ctx, ctx.limits, runId, bindings, now, seed, true)
+  return { ...run, source: program.source, program, vm: new Vm(run.realm, program, compileForVm(program)) }
 }
 
 /** The saved state of a call: an idempotent call in flight is saved as queued (it runs again on resume). */
