@@ -20,10 +20,18 @@ import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 export const BlockingCall = Schema.Struct({ key: Schema.String, path: Schema.String })
 export type BlockingCall = typeof BlockingCall.Type
 
+/** A durable call's settled outcome, as the service stores it. */
+export const SettledOutcome = Schema.Union([
+  Schema.Struct({ ok: Schema.Literal(true), output: Schema.Json }),
+  Schema.Struct({ ok: Schema.Literal(false), error: Schema.Struct({ kind: Schema.String, message: Schema.String }) }),
+]).annotate({ identifier: "SettledOutcome" })
+
 export const ErrorDetail = Schema.Struct({
   kind: Schema.String,
   message: Schema.String,
   calls: Schema.optionalKey(Schema.Array(BlockingCall)),
+  /** `CallAlreadySettled`: the outcome that stands. */
+  outcome: Schema.optionalKey(SettledOutcome),
 })
 export type ErrorDetail = typeof ErrorDetail.Type
 
@@ -164,14 +172,11 @@ export const CallCompletion = Schema.Union([
 ]).annotate({ identifier: "CallCompletion" })
 export type CallCompletion = typeof CallCompletion.Type
 
-/** A durable call's stored outcome (the first completion wins; later ones get it back). */
+/** A durable call's stored outcome (the first completion wins; the same one again gets it back, another is a 409). */
 export const CallOutcome = Schema.Struct({
   key: Schema.String,
   runId: Schema.String,
-  outcome: Schema.Union([
-    Schema.Struct({ ok: Schema.Literal(true), output: Schema.Json }),
-    Schema.Struct({ ok: Schema.Literal(false), error: Schema.Struct({ kind: Schema.String, message: Schema.String }) }),
-  ]),
+  outcome: SettledOutcome,
 }).annotate({ identifier: "CallOutcome" })
 export type CallOutcome = typeof CallOutcome.Type
 

@@ -153,7 +153,8 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       error: v1Errors,
     }).annotate(
       OpenApi.Description,
-      "Completes a started durable call (any replica); completing again answers the stored outcome.",
+      "Completes a started durable call (any replica); the same completion again answers the stored outcome, another " +
+        "is a 409 CallAlreadySettled carrying it.",
     ),
     HttpApiEndpoint.post("heartbeat", "/v1/calls/:key/heartbeat", {
       params: { key: Schema.String },
@@ -178,7 +179,8 @@ export class CallbacksGroup extends HttpApiGroup.make("callbacks")
       error: v1Errors,
     }).annotate(
       OpenApi.Description,
-      "Completes the durable call this capability URL was made for (no API key); again answers the stored outcome.",
+      "Completes the durable call this capability URL was made for (no API key); the same completion again answers " +
+        "the stored outcome, another is a 409 CallAlreadySettled carrying it.",
     ),
     HttpApiEndpoint.post("heartbeat", "/v1/callbacks/:token/heartbeat", {
       params: { token: Schema.String },

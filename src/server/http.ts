@@ -44,12 +44,14 @@ import { Metrics } from "./metrics.ts"
 import { Webhooks } from "./webhooks.ts"
 import { deeperThan, MAX_DATA_DEPTH, schemaRefusal } from "./json-guard.ts"
 import { isEventId, Runs, type CallNotFound, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
+import type { CallAlreadySettled } from "./runs/errors.ts"
 import { sqlMessage, sqlState } from "./store/errors.ts"
 import { RunStore } from "./store/runs.ts"
 import type { Registrations, ToolPathConflict } from "./store/tools.ts"
 
 type DomainError =
   | CallNotFound
+  | CallAlreadySettled
   | RunNotFound
   | RunConflict
   | ControlTimeout
@@ -70,6 +72,8 @@ export const toApiError = (e: DomainError): Effect.Effect<never, Exclude<ApiErro
       return Effect.fail(new NotFound(detail("RunNotFound", e.message)))
     case "CallNotFound":
       return Effect.fail(new NotFound(detail("CallNotFound", e.message)))
+    case "CallAlreadySettled":
+      return Effect.fail(new Conflict({ error: { kind: "CallAlreadySettled", message: e.message, outcome: e.outcome } }))
     case "ToolNotFound":
       return Effect.fail(new NotFound(detail("ToolNotFound", e.message)))
     case "RunConflict":

@@ -22,7 +22,9 @@ import type { Executor } from "./executor.ts"
 import type { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
 import { ToolRegistry } from "./registry.ts"
-import { CallNotFound, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
+import { canonical } from "./canonical.ts"
+import { storable } from "./json-guard.ts"
+import { CallAlreadySettled, CallNotFound, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
 import { RunControl } from "./runs/control.ts"
 import { RunEvents } from "./runs/events.ts"
 import { Execution, type Saved } from "./runs/execution.ts"
@@ -56,7 +58,10 @@ export class Runs extends Context.Service<
      * Completes a started durable call — by key within the tenant, or by its one-time callback token — and wakes
      * the run waiting for it wherever it executes. Completing again answers the stored outcome.
      */
-    readonly complete: (where: CallWhere, completion: CallCompletion) => Effect.Effect<CallOutcome, CallNotFound | SqlError.SqlError>
+    readonly complete: (
+      where: CallWhere,
+      completion: CallCompletion,
+    ) => Effect.Effect<CallOutcome, CallNotFound | CallAlreadySettled | SqlError.SqlError>
     /** Records that a started durable call's job is alive (its `heartbeatTimeoutMs` starts again). */
     readonly heartbeat: (where: CallWhere) => Effect.Effect<CallHeartbeat, CallNotFound | SqlError.SqlError>
     /** Runs executing on this replica (for tests and metrics). */
@@ -161,7 +166,12 @@ export class Runs extends Context.Service<
           // A run that sleeps until this completion continues here (when no other replica got to it first).
           yield* ownership.wake(done.runId)
         }
-        return { key: done.key, runId: done.runId, outcome: outcomeView(done.outcome) }
+        const stored = outcomeView(done.outcome)
+        // The same outcome again is a retry and answers as the first did; another one would be silently dropped.
+        if (!done.completed && canonical(outcomeView(storable(outcome))) !== canonical(stored)) {
+          return yield* new CallAlreadySettled({ key: done.key, outcome: stored })
+        }
+        return { key: done.key, runId: done.runId, outcome: stored }
       })
 
       const heartbeat = Effect.fn("Runs.heartbeat")(function* (where: CallWhere) {

@@ -1,7 +1,7 @@
 /**
  * Durable webhook tools (issue 7), without suspend: `start` with a one-time callback URL, the reply's `data`
  * saved with the call, completion on any replica by API key or by the capability URL, a second completion
- * answering the stored outcome, and `cancel` POSTed once when the run is really cancelled.
+ * answering the stored outcome (409 CallAlreadySettled for a different one), and `cancel` POSTed once when the run is really cancelled.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hashKey } from "../../src/server/keys.ts"
@@ -76,9 +76,13 @@ describe("durable webhook tools", () => {
     const run = await status(id, "succeeded")
     expect(run.result).toMatchObject({ ok: true, value: [{ built: true }] })
 
+    const same = await request(a.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: { built: true } }, auth)
+    expect(same.status).toBe(200)
+    expect(same.body.outcome).toStrictEqual({ ok: true, output: { built: true } })
     const again = await request(a.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: false, error: { message: "late" } }, auth)
-    expect(again.status).toBe(200)
-    expect(again.body.outcome).toStrictEqual({ ok: true, output: { built: true } })
+    expect(again.status).toBe(409)
+    expect(again.body.error.kind).toBe("CallAlreadySettled")
+    expect(again.body.error.outcome).toStrictEqual({ ok: true, output: { built: true } })
     expect(receiver.calls.filter((c) => c.json.runId === id && c.json.type === "start")).toHaveLength(1)
   })
 
@@ -92,7 +96,8 @@ describe("durable webhook tools", () => {
     const run = await status(id, "failed")
     expect(JSON.stringify(run.result)).toContain("the build broke")
     const again = await request(a.url, "POST", start.json.callbackUrl, { ok: true, output: 1 })
-    expect(again.body.outcome).toStrictEqual(done.body.outcome)
+    expect(again.status).toBe(409)
+    expect(again.body.error.outcome).toStrictEqual(done.body.outcome)
   })
 
   it("cannot be completed, or kept alive, by another tenant", async () => {
@@ -121,7 +126,8 @@ describe("durable webhook tools", () => {
     expect(cancels[0]!.json).toStrictEqual({ type: "cancel", key: start.json.key, data: { job: `job-${start.json.key}` } })
     expect(cancels[0]!.verified).toBeUndefined()
     const late = await request(b.url, "POST", start.json.callbackUrl, { ok: true, output: 1 })
-    expect(late.status).toBe(200)
-    expect(late.body.outcome.ok).toBe(false)
+    expect(late.status).toBe(409)
+    expect(late.body.error.kind).toBe("CallAlreadySettled")
+    expect(late.body.error.outcome.ok).toBe(false)
   })
 })

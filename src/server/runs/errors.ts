@@ -1,6 +1,7 @@
 /** The failures of run requests, as tagged data (http.ts `toApiError` maps each to its status). */
 import * as Data from "effect/Data"
 import type * as SqlError from "effect/sql/SqlError"
+import type { CallOutcome } from "../api.ts"
 import type { SuspendRefused } from "../executor.ts"
 import type { UnknownToolFilter } from "../registry.ts"
 
@@ -38,6 +39,16 @@ export class ShuttingDown extends Data.TaggedError("ShuttingDown")<{}> {
 export class CallNotFound extends Data.TaggedError("CallNotFound")<{ readonly key: string }> {
   override get message(): string {
     return `No durable call ${this.key} is waiting for a completion`
+  }
+}
+
+/** A completion of a call that has already settled otherwise: the first outcome stands, and is carried back. */
+export class CallAlreadySettled extends Data.TaggedError("CallAlreadySettled")<{
+  readonly key: string
+  readonly outcome: CallOutcome["outcome"]
+}> {
+  override get message(): string {
+    return `Durable call ${this.key} has already settled with another outcome; the first one stands`
   }
 }
 
