@@ -196,6 +196,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
       catalog: () => catalog,
       program: entryPoints.program,
       resume: entryPoints.resume,
+      fork: entryPoints.fork,
     }
     return runtime as VmRuntime<TreeServices<T> | HookServices<H> | ExtensionServices<X>>
   }

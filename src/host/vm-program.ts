@@ -22,7 +22,8 @@ import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
 import { checkCached } from "./program-cache.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
-import { fromBytes } from "../snapshot/format.ts"
+import { fromBytes, type Snapshot } from "../snapshot/format.ts"
+import { checkForkOutcomes, forkSavedRun, type ForkOptions } from "./fork.ts"
 import { checkBindings, type Bindings } from "./bindings.ts"
 import { diagnostic } from "./diagnostic.ts"
 import { fail, type Result } from "./result.ts"
@@ -132,6 +133,12 @@ export interface VmEntryPoints<R = never> {
   readonly program: (code: string, bindings?: Bindings, options?: { readonly runId?: string; readonly seed?: string } & RunObserver) => Program<R>
   /** A program continuing a saved state (a Snapshot, or its bytes); checked when it runs. */
   readonly resume: (state: Uint8Array | import("../snapshot/format.ts").Snapshot, options?: RunObserver) => Program<R>
+  /**
+   * A program continuing a saved state as a new run (`runId`, a UUID when omitted), whose calls in flight in that
+   * state named in `outcomes` (by their key there) end as given; the others are made again under the new run's keys.
+   * Outcomes are checked at once (TypeError); the state when it runs, as for `resume`.
+   */
+  readonly fork: (state: Uint8Array | import("../snapshot/format.ts").Snapshot, options?: ForkOptions & RunObserver) => Program<R>
 }
 
 export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
@@ -150,14 +157,21 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
       return newSession(ctx, checked.program, runId, values, now, seed)
     }, options)
   },
-  resume: (state, options) =>
-    new ProgramImpl(ctx, (now) => {
-      try {
-        return restoreSession(ctx, state instanceof Uint8Array ? fromBytes(state) : state, now).session
-      } catch (e) {
-        // Whatever the input, a state that cannot be restored is a SnapshotError, never a defect.
-        if (e instanceof SnapshotError) throw e
-        throw new SnapshotError(`the snapshot cannot be restored: ${e instanceof Error ? e.message : String(e)}`)
-      }
-    }, options),
+  resume: (state, options) => new ProgramImpl(ctx, (now) => restore(ctx, state, now, undefined), options),
+  fork: (state, options) => {
+    const runId = options?.runId ?? crypto.randomUUID()
+    if (typeof runId !== "string" || runId === "") throw new TypeError("runId must be a non-empty string")
+    const outcomes = checkForkOutcomes(options?.outcomes)
+    return new ProgramImpl(ctx, (now) => restore(ctx, state, now, (saved) => forkSavedRun(saved, runId, outcomes)), options)
+  },
 })
+
+const restore = (ctx: VmContext, state: Uint8Array | Snapshot, now: () => number, fork: Parameters<typeof restoreSession>[5]): Session => {
+  try {
+    return restoreSession(ctx, state instanceof Uint8Array ? fromBytes(state) : state, now, false, undefined, fork).session
+  } catch (e) {
+    // Whatever the input, a state that cannot be restored is a SnapshotError, never a defect.
+    if (e instanceof SnapshotError) throw e
+    throw new SnapshotError(`the snapshot cannot be restored: ${e instanceof Error ? e.message : String(e)}`)
+  }
+}

@@ -192,7 +192,8 @@ const hostRoot = rec({
 
 /**
  * A session continuing `snapshot`, in a fresh realm of this runtime. Everything is checked; anything wrong is a
- * SnapshotError. `running` calls are accepted only for a round trip (`allowRunning`), whose fibers live on.
+ * SnapshotError. `running` calls are accepted only for a round trip (`allowRunning`), whose fibers live on. A
+ * `rewrite` changes the saved run after its shape is checked and before anything else is (a fork: host/fork.ts).
  */
 export const restoreSession = (
   ctx: VmContext,
@@ -200,13 +201,14 @@ export const restoreSession = (
   now: () => number,
   allowRunning = false,
   live?: ExtensionRun,
+  rewrite?: (saved: SavedRun) => SavedRun,
 ): { session: Session; saved: SavedRun } => {
   const snapshot = ctx.snapshotKey === undefined ? checkEnvelope(input) : verifySnapshot(input, ctx.snapshotKey)
   if (snapshot.build !== buildId()) {
     throw new SnapshotError(`the snapshot was saved by another build of codemode (${snapshot.build}; this is ${buildId()})`)
   }
   check(savedRunShape, snapshot.run, "run", ctx.registry.checker())
-  const saved = snapshot.run as SavedRun
+  const saved = rewrite === undefined ? (snapshot.run as SavedRun) : rewrite(snapshot.run as SavedRun)
   let limits: Limits
   try {
     limits = validateLimits(saved.limits)
