@@ -83,6 +83,29 @@ describe("fork", () => {
       assert.match(seen2[1]!, /^[0-9a-f-]{36}:5$/)
     }))
 
+  it.effect("answers a started durable call: its wait is not called again in the fork, and the source still waits", () =>
+    Effect.gen(function* () {
+      const waited: Array<string> = []
+      const build = Tool.make({
+        description: "a long build",
+        input: {},
+        output: Schema.String,
+        execute: Tool.durable({
+          start: (_, { key }) => Effect.succeed({ job: key }),
+          wait: ({ job }) => Effect.sync(() => waited.push(job)).pipe(Effect.andThen(Effect.never)),
+        }),
+      })
+      const runtime = CodeMode.make({ tools: { build }, engine: "vm" })
+      const program = runtime.program(`return "got " + (await tools.build({}))`, undefined, { runId: "d" })
+      const fiber = yield* Effect.forkChild(program.run())
+      while (waited.length === 0) yield* Effect.yieldNow
+      const state = ((yield* program.suspend()) as CodeMode.Suspended).state
+      yield* Fiber.join(fiber)
+      const forked = yield* runtime.fork(state, { runId: "d2", outcomes: { "d:1": { ok: true, value: "v2" } } }).run()
+      assert.deepStrictEqual(forked.ok === true && forked.value, "got v2")
+      assert.deepStrictEqual(waited, ["d:1"])
+    }))
+
   it.effect("refuses an outcome for a call that is not in flight (SnapshotError) and a malformed one (TypeError)", () =>
     Effect.gen(function* () {
       const { runtime, state } = yield* suspendedAt(3)
