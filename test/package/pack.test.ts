@@ -4,7 +4,7 @@
  * `codemode/client`), and its `codemode` bin serving a live server that the Promise client and the CLI talk to.
  */
 import { execFile, spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -13,6 +13,8 @@ import { createDatabase, eventually, ROOT } from "../service/helpers.ts"
 
 const exec = promisify(execFile)
 const SLOW = 600_000
+const TYPES_NODE = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> })
+  .devDependencies["@types/node"]!
 
 let dir: string
 let project: string
@@ -30,7 +32,13 @@ beforeAll(async () => {
   await exec("mkdir", [project])
   writeFileSync(
     join(project, "package.json"),
-    JSON.stringify({ name: "app", private: true, type: "module", dependencies: { codemode: `file:${join(dir, tarball)}` } }),
+    // A TypeScript project on Node has Node's types (the declarations mention Buffer).
+    JSON.stringify({
+      name: "app",
+      private: true,
+      type: "module",
+      dependencies: { codemode: `file:${join(dir, tarball)}`, "@types/node": TYPES_NODE },
+    }),
   )
   await exec("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--silent"], { cwd: project, env: env() })
   db = await createDatabase()
@@ -92,7 +100,7 @@ console.log(JSON.stringify({ value: result.ok ? result.value : null, unreachable
       join(project, "tsconfig.json"),
       JSON.stringify({
         // skipLibCheck off: the shipped declarations must check too.
-        compilerOptions: { target: "es2024", module: "nodenext", strict: true, noEmit: true, skipLibCheck: false, types: [] },
+        compilerOptions: { target: "es2024", module: "nodenext", strict: true, noEmit: true, skipLibCheck: false, types: ["node"] },
         files: ["check.ts"],
       }),
     )
