@@ -10,7 +10,7 @@ import { PollInterrupt } from "./interrupt.ts"
 import { PrototypeForPrimitive, ToLength, ToPropertyKey } from "./conversions.ts"
 import { BoundFunction, IsCallable, IsConstructor } from "./function-object.ts"
 import { JSObject } from "./object.ts"
-import { Property } from "./property.ts"
+import { arrayIndexOf, Property } from "./property.ts"
 import type { PropertyDescriptor } from "./property.ts"
 import type { Realm } from "./realm.ts"
 import type { Task } from "./task.ts"
@@ -62,7 +62,11 @@ export function* PutValueOnBase(realm: Realm, base: Value, P: PropertyKey, V: Va
     throwTypeError(`Cannot set properties of ${String(base)} (setting '${keyText(P)}')`)
   }
   const ok = yield* PrototypeForPrimitive(realm, base as Primitive).Set(P, V, base)
-  if (!ok && strict) throwTypeError(`Cannot create property '${keyText(P)}' on ${typeof base} '${String(base)}'`)
+  if (ok || !strict) return
+  // A string's own properties, its indices and `length`, are read-only; any other key would be a new property.
+  const own = typeof base === "string" && (P === "length" || (typeof P === "string" && arrayIndexOf(P) >= 0 && arrayIndexOf(P) < base.length))
+  if (own) throwTypeError(`Cannot assign to read only property '${keyText(P)}' of string '${base}'`)
+  throwTypeError(`Cannot create property '${keyText(P)}' on ${typeof base} '${String(base)}'`)
 }
 
 // https://tc39.es/ecma262/#sec-createdataproperty

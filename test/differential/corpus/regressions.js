@@ -313,3 +313,26 @@ for (let i = 0; i < 3; i++) {
   for (const [t] of [[i]]) log.push("of " + t)
 }
 return log
+
+// === strict-write-to-a-string-index-or-length-is-read-only
+class C {
+  static run() {
+    const out = []
+    const writes = [
+      () => { "x y"[0] = 1 },
+      () => { "x y"[5] = 1 },
+      () => { "x y".length = 1 },
+      () => { (1).x = 2 },
+      () => { const s = "ab"; s[1] += "c" },
+    ]
+    for (const f of writes) {
+      try {
+        f()
+      } catch (e) {
+        out.push(e.message)
+      }
+    }
+    return out
+  }
+}
+return C.run()
