@@ -7,7 +7,7 @@
  */
 import type { ESTree } from "meriyah"
 import { METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "../bytecode/opcodes.ts"
-import { calleeText, notIterableText, staticKey } from "../language/static-semantics.ts"
+import { calleeText, notIterableText, spreadMessage, staticKey } from "../language/static-semantics.ts"
 import type { FunctionCompiler } from "./context.ts"
 import { compileClass, compileFunctionExpression, isAnonymousFunctionDefinition } from "./functions.ts"
 import { compileAssignment, compileUpdate } from "./patterns.ts"
@@ -500,11 +500,12 @@ export function bindThisAfterSuper(
 const hasSpread = (args: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): boolean => args.some((a) => a.type === "SpreadElement")
 
 function argumentsArray(fc: FunctionCompiler, args: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): void {
+  const message = spreadMessage(args)
   fc.emit(Op.NewArray)
   for (const a of args) {
     if (a.type === "SpreadElement") {
       compileExpression(fc, a.argument)
-      fc.emit(Op.ArraySpread, fc.asm.constant("Spread syntax requires ...iterable[Symbol.iterator] to be a function"))
+      fc.emit(Op.ArraySpread, message === undefined ? -1 : fc.asm.constant(message))
     } else {
       compileExpression(fc, a)
       fc.emit(Op.ArrayPush)

@@ -7,7 +7,7 @@
  */
 import { checkArgumentCount } from "../runtime/caps.ts"
 import type { ESTree } from "meriyah"
-import { calleeText, staticKey } from "../language/static-semantics.ts"
+import { calleeText, spreadMessage, staticKey } from "../language/static-semantics.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
@@ -95,10 +95,11 @@ export function* ArgumentList(a: Activation, args: ReadonlyArray<ESTree.Expressi
   const out: Value[] = []
   if (args.length === 0) return out
   let spread: ArrayObject | undefined
+  const message = spreadMessage(args)
   for (const arg of args) {
     if (arg.type === "SpreadElement") {
       spread ??= new ArrayObject(a.realm.ArrayPrototype, out)
-      yield* Spread(a, spread, yield* Evaluate(a, arg.argument), "Spread syntax requires ...iterable[Symbol.iterator] to be a function")
+      yield* Spread(a, spread, yield* Evaluate(a, arg.argument), message)
     } else if (spread !== undefined) pushElement(spread, yield* Evaluate(a, arg))
     else out.push(yield* Evaluate(a, arg))
   }

@@ -171,3 +171,10 @@ export const methodSourceRange = (el: ESTree.MethodDefinition, source: string): 
   }
   return { start, end: el.end }
 }
+
+/**
+ * V8's message for a spread argument that is not iterable: its own for a call whose only spread is the last
+ * argument (`f(a, ...x)`), the generic one of GetIterator otherwise (`f(...x, a)`, `f(...x, ...y)`).
+ */
+export const spreadMessage = (args: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): string | undefined =>
+  args.findIndex((arg) => arg.type === "SpreadElement") === args.length - 1 ? "Spread syntax requires ...iterable[Symbol.iterator] to be a function" : undefined

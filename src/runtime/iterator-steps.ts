@@ -198,7 +198,8 @@ function* GetIteratorWithMessage(realm: Realm, obj: Value, notIterable: string |
 
 /** V8's message for a value that is not iterable when no source text names it. */
 const notIterableValue = (v: Value): string => {
-  const what = v instanceof JSObject ? (v.isCallable() ? "function" : "object") : v === undefined || v === null ? String(v) : `${typeof v === "object" ? "symbol" : typeof v} ${describeValue(v)}`
+  // V8 names a symbol "Symbol" and a bigint by its type alone.
+  const what = v instanceof JSObject ? (v.isCallable() ? "function" : "object") : v === undefined || v === null ? String(v) : typeof v === "object" ? "Symbol" : typeof v === "bigint" ? "bigint" : `${typeof v} ${describeValue(v)}`
   return `${what} is not iterable (cannot read property Symbol(Symbol.iterator))`
 }
 

@@ -336,3 +336,18 @@ class C {
   }
 }
 return C.run()
+
+// === not-iterable-spread-argument-messages
+// V8 has its own message for a call's only spread when it is the last argument; otherwise GetIterator's, which
+// names a symbol "Symbol" and a bigint by its type alone.
+function f() {}
+const out = []
+const calls = [() => f(...0), () => f(1, ...0), () => f(...0, 1), () => f(...[1], ...2), () => new f(...0, 1), () => f(...Symbol(), 1), () => f(..."ab", ...3n)]
+for (const g of calls) {
+  try {
+    g()
+  } catch (e) {
+    out.push(e.message)
+  }
+}
+return out
