@@ -33,7 +33,7 @@ export const layer: Layer.Layer<EventStore, never, PgClient.PgClient | SqlClient
       const rows = yield* decodeRows(EventRow)(
         yield* sql`
           SELECT id::text AS id, type, data, created_at FROM events
-          WHERE run_id = ${runId} AND id > ${after}::bigint ORDER BY id LIMIT ${limit}`,
+          WHERE run_id = ${runId} AND id > ${after}::bigint ORDER BY events.id LIMIT ${limit}`,
       )
       return rows.map((r) => ({ id: r.id, type: r.type, data: r.data, at: r.created_at }))
     })
