@@ -37,7 +37,8 @@ const runChild = async (engine: string, program: BenchProgram): Promise<{ value:
     return { value: out.value, ms: median(out.times) }
   } catch (e) {
     const message = e instanceof Error ? ((e as { stderr?: string }).stderr || e.message) : String(e)
-    console.error(`${program.name} on ${engine}: ${message.trim().split("\n").slice(-3).join(" | ")}`)
+    const lines = message.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("    at "))
+    console.error(`${program.name} on ${engine}: ${lines.slice(0, 3).join(" | ")}`)
     return { value: undefined, ms: NaN }
   }
 }
