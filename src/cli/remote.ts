@@ -93,7 +93,7 @@ const eventLine = (flags: { readonly json: boolean }, e: RunEvent) =>
 /** Polls until the run is no longer running (the API answers a create or resume with 202 after its wait). */
 const settle = (client: ApiClient, run: Run, timeout: Option.Option<number>): Effect.Effect<Run, unknown> => {
   const poll: Effect.Effect<Run, unknown> = Effect.suspend(() =>
-    client.runs.get({ params: { id: run.id } }).pipe(
+    client.runs.get({ params: { id: run.id }, query: {} }).pipe(
       Effect.flatMap((r) => (r.status === "running" ? Effect.sleep(Duration.millis(250)).pipe(Effect.andThen(poll)) : Effect.succeed(r))),
     ),
   )
@@ -105,7 +105,7 @@ const settle = (client: ApiClient, run: Run, timeout: Option.Option<number>): Ef
       waiting.pipe(
         Effect.timeoutOrElse({
           duration: Duration.seconds(seconds),
-          orElse: () => client.runs.get({ params: { id: run.id } }),
+          orElse: () => client.runs.get({ params: { id: run.id }, query: {} }),
         }),
       ),
   })
@@ -165,12 +165,12 @@ const runsList = Command.make(
 ).pipe(Command.withDescription("List runs, newest first"))
 
 const runsGet = Command.make("get", { ...remoteFlags, id: idArgument }, (flags) =>
-  withClient(flags, (client) => client.runs.get({ params: { id: flags.id } }).pipe(Effect.flatMap((run) => reportRun(flags, run)))),
+  withClient(flags, (client) => client.runs.get({ params: { id: flags.id }, query: {} }).pipe(Effect.flatMap((run) => reportRun(flags, run)))),
 ).pipe(Command.withDescription("Show a run; exits 0 succeeded or running, 1 failed or cancelled, 3 suspended"))
 
 const runsWait = Command.make("wait", { ...remoteFlags, id: idArgument, timeout: waitTimeout }, (flags) =>
   withClient(flags, (client) =>
-    client.runs.get({ params: { id: flags.id } }).pipe(
+    client.runs.get({ params: { id: flags.id }, query: {} }).pipe(
       Effect.flatMap((run) => settle(client, run, flags.timeout)),
       Effect.flatMap((run) => reportRun(flags, run)),
     ),

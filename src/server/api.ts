@@ -143,12 +143,22 @@ export const RunAccepted = Schema.Struct({ ...runFields, status: Schema.Literal(
   .annotate({ identifier: "RunRunning" })
   .pipe(HttpApiSchema.status(202))
 
+/**
+ * How long to wait for the run to settle or suspend: `true` (the service's default), `false` (answer at once),
+ * milliseconds, or a duration (`"500ms"`, `"30s"`, `"2m"`); at most the service's maximum. `202` when it runs past.
+ */
+export const WaitBound = Schema.Union([
+  Schema.Boolean,
+  Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  Schema.String.check(Schema.isPattern(/^\d+(ms|s|m)?$/)),
+]).annotate({ identifier: "WaitBound" })
+
 export const CreateRun = Schema.Struct({
   code: Schema.String,
   tools: Schema.optionalKey(Schema.Array(ToolPath)),
   limits: Schema.optionalKey(Limits),
   id: Schema.optionalKey(RunId),
-  wait: Schema.optionalKey(Schema.Boolean),
+  wait: Schema.optionalKey(WaitBound),
 })
 export type CreateRun = typeof CreateRun.Type
 
@@ -163,7 +173,10 @@ export const RunEvent = Schema.Struct({ id: Schema.String, event: Schema.String,
 })
 export type RunEvent = typeof RunEvent.Type
 
-export const ResumeRun = Schema.Struct({ wait: Schema.optionalKey(Schema.Boolean) })
+export const ResumeRun = Schema.Struct({ wait: Schema.optionalKey(WaitBound) })
+
+/** `GET /v1/runs/{id}?wait=30s`: long-polls until the run settles or suspends, or the bound passes. */
+export const GetRunQuery = { wait: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d+(ms|s|m)?$/))) }
 
 /** The result of a durable call, sent by the job that ran it. */
 export const CallCompletion = Schema.Union([

@@ -20,6 +20,7 @@ import {
   Catalog,
   Conflict,
   CreateRun,
+  GetRunQuery,
   ListRunsQuery,
   Namespace,
   NotFound,
@@ -82,7 +83,11 @@ export class RunsGroup extends HttpApiGroup.make("runs")
       success: RunPage,
       error: v1Errors,
     }).annotate(OpenApi.Description, "Lists runs, newest first. Pass `nextCursor` back as `cursor` for the next page."),
-    HttpApiEndpoint.get("get", "/v1/runs/:id", { params: idParam, success: Run, error: v1Errors }),
+    HttpApiEndpoint.get("get", "/v1/runs/:id", { params: idParam, query: GetRunQuery, success: Run, error: v1Errors }).annotate(
+      OpenApi.Description,
+      "The run. With `wait` (`30s`, `500ms`, `2m`, or milliseconds) answers once it has settled or suspended, on any " +
+        "replica, or when the wait (at most the service's maximum) has passed.",
+    ),
     HttpApiEndpoint.get("events", "/v1/runs/:id/events", {
       params: idParam,
       success: HttpApiSchema.StreamSse({ events: RunEvent }),

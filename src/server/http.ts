@@ -45,6 +45,7 @@ import { Webhooks } from "./webhooks.ts"
 import { deeperThan, MAX_DATA_DEPTH, schemaRefusal } from "./json-guard.ts"
 import { isEventId, Runs, type CallNotFound, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
 import type { CallAlreadySettled } from "./runs/errors.ts"
+import { waitMs } from "./runs/wait.ts"
 import { sqlMessage, sqlState } from "./store/errors.ts"
 import { RunStore } from "./store/runs.ts"
 import type { Registrations, ToolPathConflict } from "./store/tools.ts"
@@ -130,10 +131,11 @@ const RunsHandlers = HttpApiBuilder.group(
   "runs",
   Effect.fn(function* (handlers) {
     const runs = yield* Runs
+    const config = yield* ServerConfig
     return handlers
       .handle("create", ({ payload }) => handle(withTenant((t) => runs.create(t, payload))))
       .handle("list", ({ query }) => handle(withTenant((t) => runs.list(t, query))))
-      .handle("get", ({ params }) => handle(withTenant((t) => runs.get(t, params.id))))
+      .handle("get", ({ params, query }) => handle(withTenant((t) => runs.get(t, params.id, waitMs(query.wait, config, false)))))
       .handle("events", ({ params, request }) => {
         const last = request.headers["last-event-id"]
         if (last !== undefined && !isEventId(last)) {
@@ -143,7 +145,7 @@ const RunsHandlers = HttpApiBuilder.group(
       })
       .handle("suspend", ({ params }) => handle(withTenant((t) => runs.suspend(t, params.id))))
       .handle("resume", ({ params, payload }) =>
-        handle(withTenant((t) => runs.resume(t, params.id, payload.wait ?? true))),
+        handle(withTenant((t) => runs.resume(t, params.id, waitMs(payload.wait, config, true)))),
       )
       .handle("cancel", ({ params }) => handle(withTenant((t) => runs.cancel(t, params.id))))
   }),

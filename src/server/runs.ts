@@ -10,9 +10,11 @@
  *
  * Storage is behind the contracts in store/ (Postgres in production, memory in the logic tests).
  */
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as PubSub from "effect/PubSub"
 import type * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
@@ -21,6 +23,7 @@ import { ServerConfig } from "./config.ts"
 import type { Executor } from "./executor.ts"
 import type { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
+import { waitMs } from "./runs/wait.ts"
 import { ToolRegistry } from "./registry.ts"
 import { canonical } from "./canonical.ts"
 import { storable } from "./json-guard.ts"
@@ -43,10 +46,11 @@ export class Runs extends Context.Service<
   {
     /** Creates and starts a run; with `wait` (default) answers once it has settled or suspended. */
     readonly create: (tenant: string, request: CreateRun) => Effect.Effect<Run, RunsError>
-    readonly get: (tenant: string, id: string) => Effect.Effect<Run, RunNotFound | SqlError.SqlError>
+    /** The run; with `waitMs`, once it has settled or suspended (wherever it executes) or the wait has passed. */
+    readonly get: (tenant: string, id: string, waitMs?: number) => Effect.Effect<Run, RunNotFound | SqlError.SqlError>
     readonly list: (tenant: string, options: ListOptions) => Effect.Effect<RunPage, InvalidCursor | SqlError.SqlError>
     readonly suspend: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
-    readonly resume: (tenant: string, id: string, wait: boolean) => Effect.Effect<Run, RunsError>
+    readonly resume: (tenant: string, id: string, waitMs: number) => Effect.Effect<Run, RunsError>
     readonly cancel: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
     /** The run's history from the event after `after`, then its new events as they happen (`RunEvents.follow`). */
     readonly events: (
@@ -100,10 +104,30 @@ export class Runs extends Context.Service<
         return row
       })
 
-      /** Answers a created or resumed run: at once (202) or once it settles or suspends. */
-      const answer = Effect.fnUntraced(function* (saved: Saved, row: RunRow, wait: boolean) {
-        if (!wait) return yield* view(row)
-        return yield* view((yield* saved) ?? (yield* load(row.tenant, row.id)))
+      /** Answers a created or resumed run: once it settles or suspends, or (202, still running) after `waitMs`. */
+      const answer = Effect.fnUntraced(function* (saved: Saved, row: RunRow, waitMs: number) {
+        if (waitMs <= 0) return yield* view(row)
+        const done = yield* Effect.raceFirst(saved, Effect.as(Effect.sleep(waitMs), undefined))
+        return yield* view(done ?? (yield* load(row.tenant, row.id)))
+      })
+
+      /** Long-polls a run that may execute on any replica: on every notice about it, and on a poll. */
+      const getRun = Effect.fn("Runs.get")(function* (tenant: string, id: string, waitMs = 0) {
+        const deadline = (yield* Clock.currentTimeMillis) + waitMs
+        return yield* Effect.scoped(
+          Effect.gen(function* () {
+            const subscription = yield* notifications.subscribe
+            const noticeFor = Effect.gen(function* () {
+              for (;;) if ((yield* PubSub.take(subscription)).runId === id) return
+            })
+            for (;;) {
+              const row = yield* load(tenant, id)
+              const left = deadline - (yield* Clock.currentTimeMillis)
+              if (row.status !== "running" || left <= 0) return yield* view(row)
+              yield* Effect.raceFirst(noticeFor, Effect.sleep(Math.min(left, config.pollMs)))
+            }
+          }),
+        )
       })
 
       const refuseWhileDraining = Effect.flatMap(execution.draining, (draining) => (draining ? Effect.fail(new ShuttingDown()) : Effect.void))
@@ -128,19 +152,19 @@ export class Runs extends Context.Service<
             return yield* new RunConflict({ id, kind: "RunExists", detail: `A run with id ${id} already exists (made by a different request)` })
           }
           const saved = yield* execution.saved(id)
-          return yield* saved === undefined ? view(existing) : answer(saved, existing, request.wait ?? true)
+          return yield* saved === undefined ? view(existing) : answer(saved, existing, waitMs(request.wait, config, true))
         }
-        return yield* answer(yield* ownership.start(row, registrations), row, request.wait ?? true)
+        return yield* answer(yield* ownership.start(row, registrations), row, waitMs(request.wait, config, true))
       })
 
-      const resume = Effect.fn("Runs.resume")(function* (tenant: string, id: string, wait: boolean) {
+      const resume = Effect.fn("Runs.resume")(function* (tenant: string, id: string, waitMs: number) {
         yield* refuseWhileDraining
         const resumed = yield* ownership.resume(tenant, id)
         if (resumed === undefined) {
           const row = yield* load(tenant, id)
           return yield* new RunConflict({ id, kind: "RunNotSuspended", detail: `Run ${id} is ${row.status}, not suspended` })
         }
-        return yield* answer(resumed.saved, resumed.row, wait)
+        return yield* answer(resumed.saved, resumed.row, waitMs)
       })
 
       const list = Effect.fn("Runs.list")(function* (tenant: string, options: ListOptions) {
@@ -186,9 +210,7 @@ export class Runs extends Context.Service<
 
       return Runs.of({
         create,
-        get: Effect.fn("Runs.get")(function* (tenant: string, id: string) {
-          return yield* view(yield* load(tenant, id))
-        }),
+        get: getRun,
         list,
         suspend: (tenant, id) => Effect.flatMap(control.suspend(tenant, id), view),
         resume,

@@ -63,7 +63,7 @@ afterAll(async () => {
 const create = (code: string, extra: { wait?: boolean; id?: string; tools?: Array<string> } = {}) =>
   api.run((c) => c.runs.create({ payload: { code, ...extra } }))
 
-const getRun = (id: string) => api.run((c) => c.runs.get({ params: { id } }))
+const getRun = (id: string) => api.run((c) => c.runs.get({ params: { id }, query: {} }))
 
 const statusOf = (id: string, status: Run["status"]) =>
   eventually(async () => {

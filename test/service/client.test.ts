@@ -22,7 +22,7 @@ describe("Client", () => {
     expect(await client.health()).toStrictEqual({ status: "ok" })
     const run = await client.runs.create({ payload: { code: "console.log('hi'); return 6 * 7", id: "promise-client" } })
     expect(run).toMatchObject({ id: "promise-client", status: "succeeded", result: { ok: true, value: 42, logs: ["hi"] } })
-    expect((await client.runs.get({ params: { id: run.id } })).status).toBe("succeeded")
+    expect((await client.runs.get({ params: { id: run.id }, query: {} })).status).toBe("succeeded")
     const events: Array<string> = []
     for await (const e of await client.runs.events({ params: { id: run.id } })) events.push(e.event)
     expect(events).toStrictEqual(["run.created", "log", "run.succeeded"])
@@ -30,7 +30,7 @@ describe("Client", () => {
 
   it("rejects with a ClientError carrying the service's kind and status", async () => {
     const client = new Client({ baseUrl: server.url })
-    const e = await rejection(client.runs.get({ params: { id: "missing" } }))
+    const e = await rejection(client.runs.get({ params: { id: "missing" }, query: {} }))
     expect(e).toBeInstanceOf(ClientError)
     expect([e.kind, e.status, e.message]).toStrictEqual(["RunNotFound", 404, "No run with id missing"])
   })

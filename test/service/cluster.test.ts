@@ -62,7 +62,7 @@ describe("replicas as processes", () => {
       c.runs.create({ payload: { code: `const r = await tools.fast.echo({ n: 1 }); return r.echo.n + 1` } }),
     )
     expect(run.result).toMatchObject({ ok: true, value: 2 })
-    expect(await clientFor(b.url).run((c) => c.runs.get({ params: { id: run.id } }))).toStrictEqual(run)
+    expect(await clientFor(b.url).run((c) => c.runs.get({ params: { id: run.id }, query: {} }))).toStrictEqual(run)
   })
 
   it("cancels through B a run executing on A, interrupting its webhook call", async () => {
@@ -73,7 +73,7 @@ describe("replicas as processes", () => {
     await waitForCall((c) => c.json.path === "slow.plain" && JSON.stringify(c.json.input) === '{"wait":true}')
     const cancelled = await clientFor(b.url).run((c) => c.runs.cancel({ params: { id: run.id } }))
     expect(cancelled.status).toBe("cancelled")
-    expect((await clientFor(a.url).run((c) => c.runs.get({ params: { id: run.id } }))).status).toBe("cancelled")
+    expect((await clientFor(a.url).run((c) => c.runs.get({ params: { id: run.id }, query: {} }))).status).toBe("cancelled")
   })
 
   // How fast it stops is a bench concern, not a test's: the machine may be loaded. What must hold is the outcome.
@@ -129,7 +129,7 @@ describe("replicas as processes", () => {
     await Promise.all([a.stop(), b.stop()])
     replicas = []
     const [c, d] = await Promise.all([replica(), replica()])
-    expect((await clientFor(d.url).run((x) => x.runs.get({ params: { id: run.id } }))).status).toBe("suspended")
+    expect((await clientFor(d.url).run((x) => x.runs.get({ params: { id: run.id }, query: {} }))).status).toBe("suspended")
     const resuming = clientFor(c.url).run((x) => x.runs.resume({ params: { id: run.id }, payload: {} }))
     await waitForCall((x) => x.json.runId === run.id, 2)
     release.get(callsFor(run.id)[1]!.json.key)?.()

@@ -70,6 +70,27 @@ const open = (key: string) => gates.get(key)?.()
 const gated = (tool = "t.gate") => Fake.script({ steps: [{ call: tool, input: { q: 1 } }], return: "$results" })
 
 describe("two replicas on one database", () => {
+  it("a long-poll GET on B returns when the run on A finishes; POST and GET waits are bounded", async () => {
+    const [a, b] = [await replica(), await replica()]
+    const [onA, onB] = [clientFor(a.url), clientFor(b.url)]
+    const run = await onA.run((c) => c.runs.create({ payload: { code: gated(), wait: "200ms" } }))
+    expect(run.status).toBe("running")
+    const past = Date.now()
+    const still = await onB.run((c) => c.runs.get({ params: { id: run.id }, query: { wait: "300ms" } }))
+    expect(still.status).toBe("running")
+    expect(Date.now() - past).toBeGreaterThanOrEqual(250)
+    await waitForCalls(run.id, 1)
+    const polled = onB.run((c) => c.runs.get({ params: { id: run.id }, query: { wait: "30s" } }))
+    await new Promise((ok) => setTimeout(ok, 300))
+    const opened = Date.now()
+    open(callsFor(run.id)[0]!.json.key)
+    const done = await polled
+    expect(done.status).toBe("succeeded")
+    expect(Date.now() - opened).toBeLessThan(5000)
+    const bad = await request(b.url, "GET", `/v1/runs/${run.id}?wait=soon`)
+    expect(bad.status).toBe(400)
+  })
+
   it("a run started on A is suspended through B, resumed on B, and succeeds; the idempotent call in flight is called again with the same key", async () => {
     const [a, b] = [await replica(), await replica()]
     const [onA, onB] = [clientFor(a.url), clientFor(b.url)]
@@ -81,7 +102,7 @@ describe("two replicas on one database", () => {
     expect(suspended.status).toBe("suspended")
     expect(suspended.pendingCalls).toStrictEqual([{ key: `${run.id}:0`, path: "t.gate", state: "queued" }])
     expect(await a.activeRuns()).toBe(0)
-    expect((await onA.run((c) => c.runs.get({ params: { id: run.id } }))).status).toBe("suspended")
+    expect((await onA.run((c) => c.runs.get({ params: { id: run.id }, query: {} }))).status).toBe("suspended")
 
     const resuming = onB.run((c) => c.runs.resume({ params: { id: run.id }, payload: {} }))
     await waitForCalls(run.id, 2)
@@ -92,7 +113,7 @@ describe("two replicas on one database", () => {
     expect(done.result).toStrictEqual({ ok: true, value: [`answered ${run.id}:0`], toolCalls: [{ path: "t.gate", key: `${run.id}:0` }] })
     expect(callsFor(run.id).map((c) => c.headers["webhook-id"])).toStrictEqual([`${run.id}:0`, `${run.id}:0`])
     expect(callsFor(run.id).every((c) => c.json.key === `${run.id}:0` && c.body === callsFor(run.id)[0]!.body)).toBe(true)
-    expect(await onA.run((c) => c.runs.get({ params: { id: run.id } }))).toStrictEqual(done)
+    expect(await onA.run((c) => c.runs.get({ params: { id: run.id }, query: {} }))).toStrictEqual(done)
     const events = await sqlOn<{ type: string }>(db.url, "SELECT type FROM events WHERE run_id = $1 ORDER BY id", [run.id])
     expect(events.map((e) => e.type)).toStrictEqual([
       "run.created",
@@ -118,7 +139,7 @@ describe("two replicas on one database", () => {
     })
     open(`${run.id}:0`)
     const done = await eventually(async () => {
-      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: run.id } }))
+      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: run.id }, query: {} }))
       return r.status === "succeeded" ? r : undefined
     })
     expect(done.result).toMatchObject({ ok: true, value: [`answered ${run.id}:0`] })
@@ -145,7 +166,7 @@ describe("two replicas on one database", () => {
     started = []
 
     const [c, d] = [await replica(), await replica()]
-    const seen = await clientFor(d.url).run((x) => x.runs.get({ params: { id: run.id } }))
+    const seen = await clientFor(d.url).run((x) => x.runs.get({ params: { id: run.id }, query: {} }))
     expect(seen.status).toBe("suspended")
     expect(seen.pendingCalls).toHaveLength(1)
     const resuming = clientFor(c.url).run((x) => x.runs.resume({ params: { id: run.id }, payload: {} }))
@@ -189,7 +210,7 @@ describe("two replicas on one database", () => {
       [code],
     )
     const done = await eventually(async () => {
-      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: "orphan-1" } }))
+      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: "orphan-1" }, query: {} }))
       return r.status === "succeeded" ? r : undefined
     })
     expect(done.result).toMatchObject({ ok: true, value: [{ n: 7 }] })
@@ -205,7 +226,7 @@ describe("two replicas on one database", () => {
        VALUES ('orphan-3', 'default', 'running', '{}', 'replica-that-died', now() - interval '1 minute', 1)`,
     )
     const done = await eventually(async () => {
-      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: "orphan-3" } }))
+      const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: "orphan-3" }, query: {} }))
       return r.status === "failed" ? r : undefined
     })
     expect(done.result).toMatchObject({
@@ -257,7 +278,7 @@ describe("two replicas on one database", () => {
     const settled = await sqlOn<{ status: string; result: unknown }>(db.url, "SELECT status, result FROM runs WHERE id = $1", [answering.id])
     expect(settled[0]).toMatchObject({ status: "succeeded", result: { ok: true, value: [`answered ${answering.id}:0`] } })
     const b = await replica()
-    const after = async (id: string): Promise<Run> => clientFor(b.url).run((c) => c.runs.get({ params: { id } }))
+    const after = async (id: string): Promise<Run> => clientFor(b.url).run((c) => c.runs.get({ params: { id }, query: {} }))
     const suspends = await sqlOn<{ data: { auto?: boolean } }>(db.url, "SELECT data FROM events WHERE run_id = $1 AND type = 'run.suspended'", [idle.id])
     expect(suspends.map((e) => e.data.auto)).toStrictEqual([true])
     // B continues the suspended run by itself: the idempotent call in flight is sent again with its key.

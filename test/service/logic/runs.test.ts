@@ -50,11 +50,11 @@ for (const [name, store] of stores) {
           const run = yield* runs.create(t, { code, wait: false })
           assert.strictEqual(run.status, "running")
           assert.strictEqual((yield* runs.suspend(t, run.id)).status, "suspended")
-          const again = yield* Effect.flip(runs.resume(t, "no-such-run", false))
+          const again = yield* Effect.flip(runs.resume(t, "no-such-run", 0))
           assert.strictEqual(again._tag, "RunNotFound")
-          const resumed = yield* runs.resume(t, run.id, false)
+          const resumed = yield* runs.resume(t, run.id, 0)
           assert.strictEqual(resumed.status, "running")
-          const conflict = yield* Effect.flip(runs.resume(t, run.id, false))
+          const conflict = yield* Effect.flip(runs.resume(t, run.id, 0))
           assert.strictEqual(conflict._tag === "RunConflict" ? conflict.kind : conflict._tag, "RunNotSuspended")
           yield* TestClock.adjust(5000)
           const done = yield* eventually(Effect.map(runs.get(t, run.id), (r) => (r.status === "succeeded" ? r : undefined)))
@@ -118,8 +118,10 @@ for (const [name, store] of stores) {
           assert.deepStrictEqual(outcome, { key: started.key, runId: run.id, outcome: { ok: true, output: { built: true } } })
           const done = yield* eventually(Effect.map(runs.get(t, run.id), (r) => (r.status === "succeeded" ? r : undefined)))
           assert.deepStrictEqual(done.result?.ok === true ? done.result.value : undefined, [{ built: true }])
-          // Completing again answers the stored outcome.
-          assert.deepStrictEqual(yield* runs.complete({ tenant: t, key: started.key }, { ok: true, output: 0 }), outcome)
+          // The same completion again answers the stored outcome; another is refused, carrying it.
+          assert.deepStrictEqual(yield* runs.complete({ tenant: t, key: started.key }, { ok: true, output: { built: true } }), outcome)
+          const other = yield* Effect.flip(runs.complete({ tenant: t, key: started.key }, { ok: true, output: 0 }))
+          assert.deepStrictEqual(other._tag === "CallAlreadySettled" ? other.outcome : other._tag, outcome.outcome)
         }),
       )
 
@@ -139,7 +141,7 @@ for (const [name, store] of stores) {
           yield* runs.complete({ tenant: t, key: started.key }, { ok: false, error: { message: "no" } })
           yield* TestClock.adjust(5000)
           assert.strictEqual((yield* runs.get(t, run.id)).status, "suspended")
-          const done = yield* runs.resume(t, run.id, true)
+          const done = yield* runs.resume(t, run.id, 60_000)
           // The program reads the completion's failure (the scripted executor fails the run with it).
           assert.strictEqual(done.status, "failed")
           assert.deepStrictEqual(done.result?.ok === false ? done.result.error.message : done.result, "Durable tool jobs.build failed: no")
