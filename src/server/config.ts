@@ -33,9 +33,9 @@
  * |                               |                    | being suspended before the run is failed                 |
  * | `CODEMODE_MAX_MEMORY_BYTES`   | 268435456          | memory a run may hold (`limits.maxMemoryBytes`): the     |
  * |                               |                    | default and the most a run may ask for; below the heap   |
- * | `CODEMODE_SNAPSHOT_KEY`       | (unset)            | key signing saved run states (16+ bytes); needed with    |
- * |                               |                    | `DATABASE_URL` (every replica the same), generated and   |
- * |                               |                    | kept beside `PGLITE_DIR` without it                      |
+ * | `CODEMODE_SNAPSHOT_KEY`       | (unset)            | key signing saved run states (16+ bytes); with           |
+ * |                               |                    | `DATABASE_URL` every replica the same (unset: a warning, |
+ * |                               |                    | unsigned states); generated beside `PGLITE_DIR` without  |
  * | `CODEMODE_WORKERS`            | available cores    | processes that run programs (isolation/pool.ts); 0 runs  |
  * |                               |                    | them in the service's own thread (debugging only)        |
  * | `CODEMODE_WORKER_HEAP_MB`     | 2048               | V8 heap limit of each of those processes                 |

@@ -138,8 +138,8 @@ export class Executor extends Context.Service<
       (library) => fromLibrary(library),
     ),
   )
-  /** The same, signing saved states with `snapshotKey` and resuming only states it signed. */
-  static readonly layerSigned = (snapshotKey: string): Layer.Layer<Executor> =>
+  /** The same, signing saved states with `snapshotKey` (when given) and resuming only states it signed. */
+  static readonly layerSigned = (snapshotKey: string | undefined): Layer.Layer<Executor> =>
     Layer.effect(
       Executor,
       Effect.map(

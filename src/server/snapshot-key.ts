@@ -1,9 +1,11 @@
 /**
  * The key the service signs saved run states with (`CodeMode.make({ snapshotKey })`), so a state altered in the
  * database is refused instead of resumed. Replicas sharing one Postgres must sign with the same key, and the key
- * must not live in the database it protects: with `DATABASE_URL` it comes from `CODEMODE_SNAPSHOT_KEY`, and the
- * service does not start without it. The embedded mode (one process, a local folder) generates one the first time
- * and keeps it beside its database, so states saved before a restart still resume.
+ * must not live in the database it protects: with `DATABASE_URL` it comes from `CODEMODE_SNAPSHOT_KEY`. Without it
+ * the service still starts (a deploy that predates the key, or a first try, must not be refused) but warns, and runs
+ * unsigned: a resumed state's limits are then capped by the service's own, as the library does for unsigned states.
+ * The embedded mode (one process, a local folder) generates one the first time and keeps it beside its database,
+ * so states saved before a restart still resume.
  */
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -41,7 +43,7 @@ const generated = (file: string): string => {
   }
 }
 
-export const snapshotKey = (config: ServerConfigShape): Effect.Effect<string, SnapshotKeyMissing> =>
+export const snapshotKey = (config: ServerConfigShape): Effect.Effect<string | undefined, SnapshotKeyMissing> =>
   Effect.suspend(() => {
     if (Option.isSome(config.snapshotKey)) {
       const key = Redacted.value(config.snapshotKey.value)
@@ -50,11 +52,11 @@ export const snapshotKey = (config: ServerConfigShape): Effect.Effect<string, Sn
         : Effect.fail(new SnapshotKeyMissing({ detail: `CODEMODE_SNAPSHOT_KEY must be at least ${MIN_BYTES} bytes long` }))
     }
     if (Option.isSome(config.databaseUrl)) {
-      return Effect.fail(
-        new SnapshotKeyMissing({
-          detail:
-            "CODEMODE_SNAPSHOT_KEY is not set: with DATABASE_URL, run states are signed with it, and every replica of the database needs the same one (e.g. `openssl rand -base64 32`)",
-        }),
+      return Effect.as(
+        Effect.logWarning(
+          "CODEMODE_SNAPSHOT_KEY is not set: saved run states are not signed, so a state altered in the database is not detected (set the same key on every replica, e.g. `openssl rand -base64 32`)",
+        ),
+        undefined,
       )
     }
     return Effect.sync(() => generated(keyFile(config.pgliteDir)))

@@ -66,4 +66,18 @@ describe("signed run states", () => {
     const id = await suspended(`const n = await tools.wait.long({}); const k = []; for (;;) k.push({ n })`)
     expect((await stateOf(id)).run.limits.maxMemoryBytes).toBe(64 * 1024 * 1024)
   })
+
+  it("starts on Postgres without a key, saving states unsigned", async () => {
+    const unkeyed = await startReplica({ databaseUrl: db.url, env: { CODEMODE_SNAPSHOT_KEY: "" } })
+    try {
+      const created = await request(unkeyed.url, "POST", "/v1/runs", { code: `const n = await tools.wait.long({}); return n + 1`, wait: false })
+      const id = created.body.id as string
+      await eventually(async () => (receiver.calls.some((c) => c.json.runId === id) ? true : undefined))
+      expect((await request(unkeyed.url, "POST", `/v1/runs/${id}/suspend`)).body.status).toBe("suspended")
+      expect((await stateOf(id)).signature).toBeUndefined()
+      expect((await request(unkeyed.url, "POST", "/v1/runs", { code: "1 + 1" })).body.result.value).toBe(2)
+    } finally {
+      await unkeyed.close()
+    }
+  })
 })

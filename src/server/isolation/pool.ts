@@ -33,13 +33,17 @@ import type { ToChild, ToParent, ToolSpec } from "./protocol.ts"
 // Beside this file: child.ts in a checkout, child.js in the compiled package (tsc rewrites imports, not URLs).
 const CHILD = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./child.ts" : "./child.js", import.meta.url))
 
+/** The child's environment: the parent's, with the key it signs with (the embedded mode's is generated, not set). */
+const keyed = (env: NodeJS.ProcessEnv, key: string | undefined): NodeJS.ProcessEnv =>
+  key === undefined ? env : { ...env, CODEMODE_SNAPSHOT_KEY: key }
+
 export interface PoolOptions {
   readonly size: number
   readonly heapMb: number
   readonly graceMs: number
   /** The deadline of a run whose limits the service does not know (a resumed run keeps its saved limits). */
   readonly defaultTimeoutMs: number
-  readonly snapshotKey: string
+  readonly snapshotKey: string | undefined
 }
 
 /** Why a child stopped, as its runs' diagnostics say it. */
@@ -93,7 +97,7 @@ class Child {
     this.quarantine = quarantine
     this.process = fork(CHILD, [], {
       serialization: "advanced",
-      env: { ...process.env, CODEMODE_SNAPSHOT_KEY: options.snapshotKey },
+      env: keyed(process.env, options.snapshotKey),
       execArgv: [`--max-old-space-size=${options.heapMb}`, "--disable-warning=ExperimentalWarning"],
       stdio: ["ignore", "inherit", "pipe", "ipc"],
     })
@@ -415,7 +419,7 @@ const refusedBy = (answer: Answer): Effect.Effect<Uint8Array | undefined, Suspen
   answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.state) : Effect.fail(new SuspendRefused(answer.refusal))
 
 /** The executor over a pool. The catalog and tool checks need no isolation: they only render schemas. */
-const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshotKey: string): Executor["Service"] => {
+const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshotKey: string | undefined): Executor["Service"] => {
   const local = fromLibrary(library, { snapshotKey })
   const program = (
     runId: string,
