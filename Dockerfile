@@ -1,7 +1,7 @@
 # The codemode execution service, from the compiled build (dist/): no type stripping at start-up.
 # Without DATABASE_URL the service uses an embedded database in /data (a volume).
 
-# Build: compile src/ and migrations/ to dist/ with the dev dependencies (tsc).
+# Build: compile src/ and migrations/ to dist/ with the dev dependencies (tsc, then esbuild for the library bundle).
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,6 +9,7 @@ COPY package.json package-lock.json ./
 # need no set-up here.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY migrations ./migrations
 RUN npm run build

@@ -3,14 +3,19 @@
  *
  * - `1 + 1` in a fresh run on a warm runtime, per engine, beside V8 in a fresh `node:vm` context;
  * - a small run suspended at a tool call, its state saved to bytes, read back and resumed to its end, step by step;
- * - loading the library and the first run (set-up included), each sample in a new Node process, from src/ and
- *   from the compiled dist/ when it has been built (`npm run build`).
+ * - loading the library and the first run (set-up included), each sample in a new Node process, from src/, and
+ *   when it has been built (`npm run build`) from the per-module dist/ and from the single-file bundle the package
+ *   exports, that one also with Node's compile cache (`NODE_COMPILE_CACHE`, warmed by an untimed first sample).
+ *   The probe imports `effect/Effect`, as a host that minds its start-up does: the `effect` barrel alone costs
+ *   more than the whole budget.
  *
  * Medians of many samples, in wall-clock ms; the in-process rows also give the process's mean CPU time per
  * sample (user + system, garbage collector threads included). The machine may be shared: read them side by side.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import * as vm from "node:vm"
 import { Deferred, Effect, Fiber, Schema } from "effect"
 import { CodeMode, Tool } from "../src/index.ts"
@@ -113,7 +118,7 @@ const suspendCycle = Effect.gen(function* () {
 const LOAD_PROBE = `
   const t0 = performance.now()
   const { CodeMode } = await import(process.argv[1])
-  const { Effect } = await import("effect")
+  const Effect = await import("effect/Effect")
   const t1 = performance.now()
   const r = await Effect.runPromise(CodeMode.make({ engine: process.argv[2] }).execute("1 + 1"))
   const t2 = performance.now()
@@ -121,8 +126,8 @@ const LOAD_PROBE = `
   console.log(JSON.stringify({ load: t1 - t0, first: t2 - t1 }))
 `
 
-const loadInChild = (entry: string, engine: string): { load: number; first: number } => {
-  const child = spawnSync(process.execPath, ["--input-type=module", "-e", LOAD_PROBE, entry, engine], { encoding: "utf8" })
+const loadInChild = (entry: string, engine: string, env: NodeJS.ProcessEnv): { load: number; first: number } => {
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", LOAD_PROBE, entry, engine], { encoding: "utf8", env })
   if (child.status !== 0) throw new Error(`load probe failed: ${child.stderr}`)
   return JSON.parse(child.stdout) as { load: number; first: number }
 }
@@ -140,18 +145,25 @@ const main = async (): Promise<void> => {
   )
   console.log(`  (cpu per cycle, the run up to its suspend included: ${fmt(cpu)} ms)`)
 
-  const entries: Array<[string, string]> = [["src", new URL("../src/index.ts", import.meta.url).href]]
+  const { NODE_COMPILE_CACHE: _, ...plain } = process.env
+  const cacheDir = mkdtempSync(join(tmpdir(), "codemode-bench-cache-"))
+  const cached = { ...plain, NODE_COMPILE_CACHE: cacheDir }
+  const entries: Array<[string, string, NodeJS.ProcessEnv]> = [["src", new URL("../src/index.ts", import.meta.url).href, plain]]
   const dist = new URL("../dist/src/index.js", import.meta.url)
-  if (existsSync(dist)) entries.push(["dist", dist.href])
+  const bundle = new URL("../dist/src/bundle/index.js", import.meta.url)
+  if (existsSync(dist)) entries.push(["dist", dist.href, plain])
+  if (existsSync(bundle)) entries.push(["bundle", bundle.href, plain], ["bundle+cache", bundle.href, cached])
   console.log("library load + first run, each in a new process:")
-  for (const [from, entry] of entries) {
+  for (const [from, entry, env] of entries) {
     for (const engine of ["legacy", "vm"]) {
-      const probes = Array.from({ length: samples }, () => loadInChild(entry, engine))
+      if (env === cached) loadInChild(entry, engine, env)
+      const probes = Array.from({ length: samples }, () => loadInChild(entry, engine, env))
       const load = median(probes.map((p) => p.load))
       const first = median(probes.map((p) => p.first))
-      console.log(`  ${`${from}, ${engine}`.padEnd(12)} load ${fmt(load)} ms  first run ${fmt(first)} ms  total ${fmt(median(probes.map((p) => p.load + p.first)))} ms`)
+      console.log(`  ${`${from}, ${engine}`.padEnd(20)} load ${fmt(load)} ms  first run ${fmt(first)} ms  total ${fmt(median(probes.map((p) => p.load + p.first)))} ms`)
     }
   }
+  rmSync(cacheDir, { recursive: true, force: true })
 }
 
 await main()

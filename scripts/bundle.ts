@@ -1,0 +1,25 @@
+/**
+ * The library's entry points as single-file bundles (`npm run build` runs it after tsc). Node spends most of a cold
+ * start resolving and compiling ~200 of our modules one by one; one file per entry loads in a fraction of that.
+ *
+ * The bundles sit in dist/src/bundle/, one folder below dist/src like every source folder, so code that finds its
+ * files from `import.meta.url` (the build id hashes dist/src/{core}) resolves the same paths as the unbundled build.
+ * Dependencies stay external: `effect` is a peer the app shares with us, and the rest install beside us. Dynamic
+ * imports (modules loaded on first use) become chunks that still load only when used. The CLI and the service keep
+ * the per-module build: they pay their start-up once per process, not per host.
+ */
+import { build } from "esbuild"
+
+await build({
+  entryPoints: { index: "src/index.ts", client: "src/client/index.ts" },
+  outdir: "dist/src/bundle",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node24",
+  packages: "external",
+  sourcemap: true,
+  chunkNames: "chunk-[hash]",
+  logLevel: "warning",
+})
