@@ -45,7 +45,7 @@ export interface VmContext extends RealmSetup {
   /** The size of the heap of a fresh realm of this runtime (the pristine one): what the memory meter does not count. */
   readonly memoryBaseline: () => number
   /** `snapshotKey`: states are signed when saved and must be when resumed (snapshot/signature.ts). */
-  readonly snapshotKey: Buffer | undefined
+  readonly snapshotKey: Uint8Array | undefined
   /** `CodeMode.make`'s `seed`: every new run's Math.random seed, unless the program is given its own. */
   readonly seed: string | undefined
 }

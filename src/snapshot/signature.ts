@@ -24,7 +24,7 @@ export type SnapshotKey = string | Uint8Array
 const MIN_KEY_BYTES = 16
 
 /** The key's bytes; a key that is not one, or too short to resist guessing, is a TypeError at `make`. */
-export const checkSnapshotKey = (key: unknown): Buffer => {
+export const checkSnapshotKey = (key: unknown): Uint8Array => {
   let bytes: Buffer
   if (typeof key === "string") bytes = Buffer.from(key, "utf8")
   else if (key instanceof Uint8Array) bytes = Buffer.from(key)
@@ -36,10 +36,10 @@ export const checkSnapshotKey = (key: unknown): Buffer => {
 const unsignedText = (s: { readonly format: unknown; readonly build: unknown; readonly run: unknown; readonly heap: unknown }): string =>
   JSON.stringify({ format: s.format, build: s.build, run: s.run, heap: s.heap })
 
-const mac = (key: Buffer, text: string): Buffer => createHmac("sha256", key).update(text, "utf8").digest()
+const mac = (key: Uint8Array, text: string): Buffer => createHmac("sha256", key).update(text, "utf8").digest()
 
 /** `snapshot` with its signature under `key`. */
-export const signSnapshot = (snapshot: Snapshot, key: Buffer): Snapshot => ({
+export const signSnapshot = (snapshot: Snapshot, key: Uint8Array): Snapshot => ({
   format: snapshot.format,
   build: snapshot.build,
   run: snapshot.run,
@@ -48,7 +48,7 @@ export const signSnapshot = (snapshot: Snapshot, key: Buffer): Snapshot => ({
 })
 
 /** The snapshot `input` holds, if it is signed under `key`; SnapshotError when unsigned, altered or not a snapshot. */
-export const verifySnapshot = (input: unknown, key: Buffer): Snapshot => {
+export const verifySnapshot = (input: unknown, key: Uint8Array): Snapshot => {
   if (typeof input !== "object" || input === null || Array.isArray(input)) throw new SnapshotError("a snapshot must be an object")
   const o = input as Record<string, unknown>
   const signature = o["signature"]
