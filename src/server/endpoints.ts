@@ -18,6 +18,7 @@ import {
   CallHeartbeat,
   CallOutcome,
   Catalog,
+  CatalogTool,
   Conflict,
   CreateRun,
   GetRunQuery,
@@ -133,6 +134,15 @@ export class ToolsGroup extends HttpApiGroup.make("tools")
       OpenApi.Description,
       "The tool catalog: every registered tool with its TypeScript signature, and the namespaces.",
     ),
+    HttpApiEndpoint.get("get", "/v1/tools/:path", { params: pathParam, success: CatalogTool, error: v1Errors }).annotate(
+      OpenApi.Description,
+      "One registered tool, as the catalog shows it (with its TypeScript signature).",
+    ),
+    HttpApiEndpoint.delete("deleteNamespace", "/v1/namespaces/:path", {
+      params: pathParam,
+      success: HttpApiSchema.NoContent,
+      error: v1Errors,
+    }).annotate(OpenApi.Description, "Removes a namespace's description; its tools stay registered."),
     HttpApiEndpoint.delete("delete", "/v1/tools/:path", {
       params: pathParam,
       success: HttpApiSchema.NoContent,

@@ -38,7 +38,7 @@ import { ServerConfig } from "./config.ts"
 import { appliedMigration, latestMigration } from "./store/postgres/database.ts"
 import { Executor, type SuspendRefused } from "./executor.ts"
 import { yaml } from "./openapi.ts"
-import type { ToolNotFound, UnknownToolFilter } from "./registry.ts"
+import { type NamespaceNotFound, ToolNotFound, type UnknownToolFilter } from "./registry.ts"
 import { ToolRegistry } from "./registry.ts"
 import { Metrics } from "./metrics.ts"
 import { Webhooks } from "./webhooks.ts"
@@ -61,6 +61,7 @@ type DomainError =
   | SuspendRefused
   | UnknownToolFilter
   | ToolNotFound
+  | NamespaceNotFound
   | ToolPathConflict
   | SqlError.SqlError
 
@@ -77,6 +78,8 @@ export const toApiError = (e: DomainError): Effect.Effect<never, Exclude<ApiErro
       return Effect.fail(new Conflict({ error: { kind: "CallAlreadySettled", message: e.message, outcome: e.outcome } }))
     case "ToolNotFound":
       return Effect.fail(new NotFound(detail("ToolNotFound", e.message)))
+    case "NamespaceNotFound":
+      return Effect.fail(new NotFound(detail("NamespaceNotFound", e.message)))
     case "RunConflict":
       return Effect.fail(new Conflict(detail(e.kind, e.message)))
     case "ToolPathConflict":
@@ -231,7 +234,18 @@ const ToolsHandlers = HttpApiBuilder.group(
         }),
       )
       .handle("list", () => handle(withTenant((t) => Effect.map(registry.all(t), (r) => toCatalog(r, executor)))))
+      .handle("get", ({ params }) =>
+        handle(
+          withTenant((t) =>
+            Effect.flatMap(registry.all(t), (r) => {
+              const tool = toCatalog(r, executor).tools.find((x) => x.path === params.path)
+              return tool === undefined ? Effect.fail(new ToolNotFound({ path: params.path })) : Effect.succeed(tool)
+            }),
+          ),
+        ),
+      )
       .handle("delete", ({ params }) => handle(withTenant((t) => registry.remove(t, params.path))))
+      .handle("deleteNamespace", ({ params }) => handle(withTenant((t) => registry.removeNamespace(t, params.path))))
       .handle("putNamespace", ({ params, payload }) =>
         handle(withTenant((t) => registry.putNamespace(t, params.path, payload.description))),
       )

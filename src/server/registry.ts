@@ -19,6 +19,12 @@ export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{ readonly pa
   }
 }
 
+export class NamespaceNotFound extends Data.TaggedError("NamespaceNotFound")<{ readonly path: string }> {
+  override get message(): string {
+    return `No namespace is described at ${this.path}`
+  }
+}
+
 export class UnknownToolFilter extends Data.TaggedError("UnknownToolFilter")<{ readonly entries: ReadonlyArray<string> }> {
   override get message(): string {
     return `tools: no registered tool matches ${this.entries.join(", ")}`
@@ -37,6 +43,7 @@ export class ToolRegistry extends Context.Service<
     readonly put: (tenant: string, path: string, tool: RegisterTool) => E<{ path: string; secret: string }, ToolPathConflict>
     readonly remove: (tenant: string, path: string) => E<void, ToolNotFound>
     readonly putNamespace: (tenant: string, path: string, description: string) => E<Namespace>
+    readonly removeNamespace: (tenant: string, path: string) => E<void, NamespaceNotFound>
     readonly all: (tenant: string) => E<Registrations>
     /**
      * The tools a run may call: all of them for `null`, else those selected by some entry. With `strict`, an
@@ -64,6 +71,10 @@ export class ToolRegistry extends Context.Service<
         return { path, description }
       })
 
+      const removeNamespace = Effect.fn("ToolRegistry.removeNamespace")(function* (tenant: string, path: string) {
+        if (!(yield* store.removeNamespace(tenant, path))) return yield* new NamespaceNotFound({ path })
+      })
+
       const resolve = Effect.fn("ToolRegistry.resolve")(function* (
         tenant: string,
         filter: ReadonlyArray<string> | null,
@@ -80,7 +91,7 @@ export class ToolRegistry extends Context.Service<
         return { tools, namespaces }
       })
 
-      return ToolRegistry.of({ put, remove, putNamespace, all: store.all, resolve })
+      return ToolRegistry.of({ put, remove, putNamespace, removeNamespace, all: store.all, resolve })
     }),
   )
 }

@@ -136,3 +136,25 @@ describe("Math.random", () => {
     expect(done.result).toMatchObject({ ok: true, value: (expected as { value: unknown }).value })
   })
 })
+
+describe("tools and namespaces", () => {
+  it("GET one tool, as the catalog shows it; 404 for an unknown one", async () => {
+    const tool = await api.run((c) => c.tools.get({ params: { path: "users.get" } }))
+    expect(tool).toMatchObject({ path: "users.get", mode: "plain", input: userInput })
+    expect(tool.signature).toContain("id: string")
+    expect((await request(server.url, "GET", "/v1/tools/users.none")).body.error.kind).toBe("ToolNotFound")
+  })
+
+  it("DELETE a namespace's description; its tools stay", async () => {
+    await api.run((c) => c.tools.putNamespace({ params: { path: "users" }, payload: { description: "People" } }))
+    expect((await api.run((c) => c.tools.list())).namespaces).toContainEqual({ path: "users", description: "People" })
+    const gone = await request(server.url, "DELETE", "/v1/namespaces/users")
+    expect(gone.status).toBe(204)
+    const catalog = await api.run((c) => c.tools.list())
+    expect(catalog.namespaces.map((n) => n.path)).not.toContain("users")
+    expect(catalog.tools.map((t) => t.path)).toContain("users.get")
+    const again = await request(server.url, "DELETE", "/v1/namespaces/users")
+    expect(again.status).toBe(404)
+    expect(again.body.error.kind).toBe("NamespaceNotFound")
+  })
+})

@@ -78,6 +78,11 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
     { name: "delete", method: "DELETE", path: "/v1/tools/p.other", status: 204 },
     { name: "missing", method: "DELETE", path: "/v1/tools/p.other", status: 404 },
   ],
+  "tools.get": [
+    { name: "one", path: "/v1/tools/p.echo", status: 200 },
+    { name: "missing", path: "/v1/tools/p.none", status: 404 },
+  ],
+  "tools.deleteNamespace": [{ name: "missing", method: "DELETE", path: "/v1/namespaces/p.none", status: 404 }],
   "tools.putNamespace": [{ name: "describe", method: "PUT", path: "/v1/namespaces/p", body: { description: "probes" }, status: 200 }],
   health: [{ name: "up", path: "/health", status: 200 }],
   ready: [{ name: "ready", path: "/ready", status: 200 }],

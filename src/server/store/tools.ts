@@ -47,6 +47,8 @@ export class ToolStore extends Context.Service<
     /** Removes a tool; false when there was none at `path`. */
     readonly remove: (tenant: string, path: string) => E<boolean>
     readonly putNamespace: (tenant: string, path: string, description: string) => E<void>
+    /** Removes a namespace's description (its tools stay); false when there was none at `path`. */
+    readonly removeNamespace: (tenant: string, path: string) => E<boolean>
     /** Every tool and namespace of the tenant, by path. */
     readonly all: (tenant: string) => E<Registrations>
   }

@@ -254,6 +254,9 @@ for (const [name, layer] of stores) {
           assert.deepStrictEqual(all.namespaces, [{ path: "orders", description: "Orders" }])
           assert.isTrue(yield* tools.remove(tenant, "orders.lookup"))
           assert.isFalse(yield* tools.remove(tenant, "orders.lookup"))
+          assert.isTrue(yield* tools.removeNamespace(tenant, "orders"))
+          assert.isFalse(yield* tools.removeNamespace(tenant, "orders"))
+          assert.deepStrictEqual((yield* tools.all(tenant)).namespaces, [])
         }),
       )
 

@@ -35,6 +35,7 @@ export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect
       remove: (tenant, path) => Effect.sync(() => tables.tools.delete(tenantKey(tenant, path))),
       putNamespace: (tenant, path, description) =>
         Effect.sync(() => void tables.namespaces.set(tenantKey(tenant, path), { tenant, path, description })),
+      removeNamespace: (tenant, path) => Effect.sync(() => tables.namespaces.delete(tenantKey(tenant, path))),
       all: (tenant) =>
         Effect.sync(() => ({
           tools: ofTenant(tenant).map(({ tenant: _, ...tool }) => tool),

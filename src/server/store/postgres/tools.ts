@@ -83,6 +83,11 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
         ON CONFLICT (tenant, path) DO UPDATE SET description = excluded.description, updated_at = now()`
     })
 
+    const removeNamespace = Effect.fn("ToolStore.removeNamespace")(function* (tenant: string, path: string) {
+      const rows = yield* sql`DELETE FROM namespaces WHERE tenant = ${tenant} AND path = ${path} RETURNING path`
+      return rows.length > 0
+    })
+
     const all = Effect.fn("ToolStore.all")(function* (tenant: string) {
       // One round trip per run start: both lists as JSON arrays.
       const rows = yield* decodeRows(All)(
@@ -97,6 +102,6 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
     })
 
     // Run starts, resumes and takeovers read the tools: a dropped connection should not fail them.
-    return ToolStore.of(retrying({ put, remove, putNamespace, all }))
+    return ToolStore.of(retrying({ put, remove, putNamespace, removeNamespace, all }))
   }),
 )
