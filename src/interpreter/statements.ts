@@ -33,8 +33,6 @@ import { StatementPlain } from "./plain.ts"
 import { BindingInitialization, BindTarget } from "./patterns.ts"
 import { PutBindingValue } from "./references.ts"
 import { JSObject } from "../runtime/object.ts"
-import { throwTypeError } from "../runtime/completion.ts"
-import { describeValue } from "../runtime/operations.ts"
 import { ForInIteratorOf, ForInNext } from "../runtime/for-in.ts"
 import { AddDisposableResource, DisposeBegin, DisposeEnd, DisposeNext, DisposeRecordError, NewDisposeCapability } from "../runtime/dispose.ts"
 import { AsyncIterReturnTask, GetAsyncIteratorTask, GetIteratorTask, IteratorCloseForThrow, IteratorCloseIfNotDone, iteratorStepFast, IterResultValueTask } from "../runtime/iterator-steps.ts"
@@ -284,7 +282,6 @@ export const copyEnv = (a: Activation): void => {
 
 function* ForStatement(a: Activation, node: ESTree.ForStatement, labels: ReadonlyArray<string>): Eval<Completion | undefined> {
   resetCompletion(a)
-  const m = a.m
   const scope = a.program.analysis.scopes.get(node)
   const perIteration = scope !== undefined && scope.hasCaptured && node.init?.type === "VariableDeclaration" && node.init.kind === "let"
   const outer = a.env

@@ -39,7 +39,6 @@ import {
   Call,
   Construct,
   CreateDataPropertyOrThrow,
-  DeletePropertyOrThrow,
   GetMethod,
   GetPrototypeFromConstructor,
   Invoke,

@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { CodeMode, Tool, ToolError } from "../../src/index.ts"
+import { Tool, ToolError } from "../../src/index.ts"
 import { ENGINES, makeFor } from "./engines.ts"
 
 describe.each(ENGINES)("%s engine", (engine) => {
