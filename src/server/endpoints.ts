@@ -238,6 +238,8 @@ export class Api extends HttpApi.make("codemode")
   // openapi.yaml says additionalProperties: false on every body: an unknown field (often a typo, such as
   // `limits.timeout`) is a 400 naming it rather than silently dropped.
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
+  // A local service as `npm start` runs it; clients point at their own deployment.
+  .annotate(OpenApi.Servers, [{ url: "http://localhost:8080", description: "A local service (npm start)" }])
   .annotate(OpenApi.Title, "codemode execution service")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(
