@@ -147,7 +147,8 @@ function* Array_(realm: Realm, _this: Value, args: ReadonlyArray<Value>, newTarg
     }
     // ToUint32(len) must equal len.
     if (len >>> 0 !== len) return throwRangeError("Invalid array length")
-    array.length = len
+    // ToUint32, not len: -0 passes the check above and the length is +0.
+    array.length = len >>> 0
     return array
   }
   checkArrayStorage(args.length)

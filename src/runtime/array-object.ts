@@ -116,8 +116,10 @@ export class ArrayObject extends JSObject {
     if (!("value" in Desc)) return ValidateLengthAttributes(this, Desc)
     // NON-SPEC: ToNumber of an object length (valueOf) is done by callers that can run user code; here only primitives.
     const v = Desc.value
-    const newLen = typeof v === "number" ? v : typeof v === "object" && v !== null ? NaN : Number(v as string)
-    if (newLen !== newLen >>> 0) return throwRangeError("Invalid array length")
+    const numberLen = typeof v === "number" ? v : typeof v === "object" && v !== null ? NaN : Number(v as string)
+    if (numberLen !== numberLen >>> 0) return throwRangeError("Invalid array length")
+    // ToUint32: -0 passes the check and is stored as +0.
+    const newLen = numberLen >>> 0
     if (Desc.configurable === true || Desc.enumerable === true || IsAccessorDescriptor(Desc)) return false
     if (newLen === this.length) {
       if (Desc.writable === false) this.lengthWritable = false

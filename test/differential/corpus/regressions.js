@@ -351,3 +351,11 @@ for (const g of calls) {
   }
 }
 return out
+
+// === array-length-negative-zero
+// new Array(-0) has length +0 (ToUint32), and so has an array whose length is set to -0.
+const a = new Array(-0)
+const b = [1, 2]
+b.length = -0
+const c = Array(-0)
+return [Object.is(a.length, 0), Object.is(b.length, 0), Object.is(c.length, 0), Object.is(Array.prototype.concat.call([], new Array(-0)).length, 0)]
