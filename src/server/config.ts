@@ -18,6 +18,7 @@
  * | `CODEMODE_CONTROL_TIMEOUT_MS` | 10000              | how long suspend/cancel wait for the owning replica      |
  * | `CODEMODE_WAIT_DEFAULT_MS`    | 60000              | how long `wait: true` waits for a run (202 past it)      |
  * | `CODEMODE_WAIT_MAX_MS`        | 300000             | the longest any `wait` may be (POST, resume, GET ?wait=) |
+ * | `CODEMODE_SECRET_OVERLAP_MS`  | 86400000           | after a secret rotation, how long the old one also signs |
  * | `CODEMODE_WEBHOOK_TIMEOUT_MS` | 30000              | webhook tool timeout when the tool sets none             |
  * | `CODEMODE_WEBHOOK_RETRIES`    | 3                  | retries of idempotent webhook calls (network / 5xx)      |
  * | `CODEMODE_WEBHOOK_ALLOW`      | (empty)            | hosts / addresses / CIDRs webhooks may reach although    |
@@ -62,6 +63,8 @@ export interface ServerConfigShape {
   /** How long `wait: true` waits for a run to settle or suspend, and the longest any `wait` may. */
   readonly waitDefaultMs: number
   readonly waitMaxMs: number
+  /** After a tool's secret is rotated, how long requests also carry the old secret's signature. */
+  readonly secretOverlapMs: number
   readonly maxBodyBytes: number
   readonly defaultTimeoutMs: number
   readonly controlTimeoutMs: number
@@ -105,6 +108,7 @@ export const config: Config.Config<ServerConfigShape> = Config.all({
   pollMs: positive("CODEMODE_POLL_MS", 1_000),
   waitDefaultMs: nonNegative("CODEMODE_WAIT_DEFAULT_MS", 60_000),
   waitMaxMs: nonNegative("CODEMODE_WAIT_MAX_MS", 300_000),
+  secretOverlapMs: nonNegative("CODEMODE_SECRET_OVERLAP_MS", 86_400_000),
   maxBodyBytes: positive("CODEMODE_MAX_BODY_BYTES", 1024 * 1024),
   defaultTimeoutMs: positive("CODEMODE_DEFAULT_TIMEOUT_MS", 60_000),
   controlTimeoutMs: positive("CODEMODE_CONTROL_TIMEOUT_MS", 10_000),

@@ -138,6 +138,15 @@ export class ToolsGroup extends HttpApiGroup.make("tools")
       OpenApi.Description,
       "One registered tool, as the catalog shows it (with its TypeScript signature).",
     ),
+    HttpApiEndpoint.post("rotateSecret", "/v1/tools/:path/secret", {
+      params: pathParam,
+      success: RegisteredTool,
+      error: v1Errors,
+    }).annotate(
+      OpenApi.Description,
+      "Gives the tool a new signing secret. For CODEMODE_SECRET_OVERLAP_MS (24 h by default) requests carry both " +
+        "signatures (`webhook-signature: v1,<new> v1,<old>`), then only the new one.",
+    ),
     HttpApiEndpoint.delete("deleteNamespace", "/v1/namespaces/:path", {
       params: pathParam,
       success: HttpApiSchema.NoContent,

@@ -222,6 +222,7 @@ const ToolsHandlers = HttpApiBuilder.group(
     const registry = yield* ToolRegistry
     const executor = yield* Executor
     const webhooks = yield* Webhooks
+    const config = yield* ServerConfig
     return handlers
       .handle("put", ({ params, payload }) =>
         Effect.gen(function* () {
@@ -245,6 +246,7 @@ const ToolsHandlers = HttpApiBuilder.group(
         ),
       )
       .handle("delete", ({ params }) => handle(withTenant((t) => registry.remove(t, params.path))))
+      .handle("rotateSecret", ({ params }) => handle(withTenant((t) => registry.rotate(t, params.path, config.secretOverlapMs))))
       .handle("deleteNamespace", ({ params }) => handle(withTenant((t) => registry.removeNamespace(t, params.path))))
       .handle("putNamespace", ({ params, payload }) =>
         handle(withTenant((t) => registry.putNamespace(t, params.path, payload.description))),

@@ -25,6 +25,7 @@ const SUMMARIES: Record<string, string> = {
   "tools.get": "Get a tool",
   "tools.delete": "Remove a tool",
   "tools.putNamespace": "Describe a namespace",
+  "tools.rotateSecret": "Rotate a tool's secret",
   "tools.deleteNamespace": "Remove a namespace's description",
   "calls.complete": "Complete a durable call",
   "calls.heartbeat": "Heartbeat of a durable call",

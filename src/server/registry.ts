@@ -42,6 +42,8 @@ export class ToolRegistry extends Context.Service<
     /** Registers or replaces a tool; a replacement keeps the tool's secret. */
     readonly put: (tenant: string, path: string, tool: RegisterTool) => E<{ path: string; secret: string }, ToolPathConflict>
     readonly remove: (tenant: string, path: string) => E<void, ToolNotFound>
+    /** A new secret for the tool; the old one also signs its requests for `overlapMs`. */
+    readonly rotate: (tenant: string, path: string, overlapMs: number) => E<{ path: string; secret: string }, ToolNotFound>
     readonly putNamespace: (tenant: string, path: string, description: string) => E<Namespace>
     readonly removeNamespace: (tenant: string, path: string) => E<void, NamespaceNotFound>
     readonly all: (tenant: string) => E<Registrations>
@@ -71,6 +73,12 @@ export class ToolRegistry extends Context.Service<
         return { path, description }
       })
 
+      const rotate = Effect.fn("ToolRegistry.rotate")(function* (tenant: string, path: string, overlapMs: number) {
+        const secret = newSecret()
+        if (!(yield* store.rotate(tenant, path, secret, overlapMs))) return yield* new ToolNotFound({ path })
+        return { path, secret }
+      })
+
       const removeNamespace = Effect.fn("ToolRegistry.removeNamespace")(function* (tenant: string, path: string) {
         if (!(yield* store.removeNamespace(tenant, path))) return yield* new NamespaceNotFound({ path })
       })
@@ -91,7 +99,7 @@ export class ToolRegistry extends Context.Service<
         return { tools, namespaces }
       })
 
-      return ToolRegistry.of({ put, remove, putNamespace, removeNamespace, all: store.all, resolve })
+      return ToolRegistry.of({ put, remove, rotate, putNamespace, removeNamespace, all: store.all, resolve })
     }),
   )
 }

@@ -25,10 +25,11 @@ export const sign = (secret: string, id: string, timestamp: number, body: string
   "v1," + createHmac("sha256", key(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")
 
 /** The three headers of a signed request. */
-export const headers = (secret: string, id: string, timestamp: number, body: string): Record<string, string> => ({
+/** `secrets`: the tool's secret, then (during a rotation's overlap) the previous one; one signature each. */
+export const headers = (secrets: ReadonlyArray<string>, id: string, timestamp: number, body: string): Record<string, string> => ({
   "webhook-id": id,
   "webhook-timestamp": String(timestamp),
-  "webhook-signature": sign(secret, id, timestamp, body),
+  "webhook-signature": secrets.map((s) => sign(s, id, timestamp, body)).join(" "),
 })
 
 export const TOLERANCE_SECONDS = 5 * 60

@@ -107,7 +107,7 @@ export class Webhooks extends Context.Service<
                 headers: {
                   "content-type": "application/json",
                   "user-agent": "codemode-webhooks",
-                  ...signatureHeaders(tool.secret, key, seconds, body),
+                  ...signatureHeaders(tool.previousSecret === undefined ? [tool.secret] : [tool.secret, tool.previousSecret], key, seconds, body),
                 },
               }),
             catch: (cause) =>

@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import { CodeMode } from "../../src/index.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { verify } from "../../src/server/signing.ts"
 import { clientFor, createDatabase, eventually, request, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
@@ -156,5 +157,24 @@ describe("tools and namespaces", () => {
     const again = await request(server.url, "DELETE", "/v1/namespaces/users")
     expect(again.status).toBe(404)
     expect(again.body.error.kind).toBe("NamespaceNotFound")
+  })
+})
+
+describe("secret rotation", () => {
+  it("signs with the new and the old secret during the overlap", async () => {
+    const first = await api.run((c) =>
+      c.tools.put({ params: { path: "rot.tool" }, payload: { description: "r", input: { type: "object" }, url: receiver.url, mode: "plain" } }),
+    )
+    const rotated = await api.run((c) => c.tools.rotateSecret({ params: { path: "rot.tool" } }))
+    expect(rotated.path).toBe("rot.tool")
+    expect(rotated.secret).not.toBe(first.secret)
+    const r = await run(`await tools.rot.tool({}); return 1`)
+    expect(r.result).toMatchObject({ ok: true })
+    const call = receiver.calls.filter((c) => c.json.path === "rot.tool").at(-1)!
+    expect(call.headers["webhook-signature"]!.split(" ")).toHaveLength(2)
+    const now = Math.floor(Date.now() / 1000)
+    expect(verify(rotated.secret, call, now)).toBeUndefined()
+    expect(verify(first.secret, call, now)).toBeUndefined()
+    expect((await request(server.url, "POST", "/v1/tools/rot.none/secret")).status).toBe(404)
   })
 })

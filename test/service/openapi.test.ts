@@ -82,6 +82,7 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
     { name: "one", path: "/v1/tools/p.echo", status: 200 },
     { name: "missing", path: "/v1/tools/p.none", status: 404 },
   ],
+  "tools.rotateSecret": [{ name: "missing", method: "POST", path: "/v1/tools/p.none/secret", status: 404 }],
   "tools.deleteNamespace": [{ name: "missing", method: "DELETE", path: "/v1/namespaces/p.none", status: 404 }],
   "tools.putNamespace": [{ name: "describe", method: "PUT", path: "/v1/namespaces/p", body: { description: "probes" }, status: 200 }],
   health: [{ name: "up", path: "/health", status: 200 }],

@@ -49,6 +49,7 @@ const webhooks = (env: Record<string, string>) =>
   )
 
 const tool = (url: string, extra: Partial<ToolRow> = {}): ToolRow => ({
+  previousSecret: undefined,
   path: "t.hook",
   description: "d",
   input: { type: "object" },

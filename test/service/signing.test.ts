@@ -20,7 +20,7 @@ describe("Standard Webhooks signing", () => {
     const secret = newSecret()
     const body = JSON.stringify({ type: "call", key: "run-1:0", input: { a: 1 } })
     const now = 1_800_000_000
-    const h = headers(secret, "run-1:0", now, body)
+    const h = headers([secret], "run-1:0", now, body)
     expect(verify(secret, { headers: h, body }, now)).toBeUndefined()
     expect(verify(secret, { headers: h, body: body.replace("1", "2") }, now)).toBe("no matching signature")
     expect(verify(newSecret(), { headers: h, body }, now)).toBe("no matching signature")

@@ -47,6 +47,7 @@ const receiver = async (reply: (n: number) => Reply, secret?: string) => {
 }
 
 const tool = (url: string, extra: Partial<ToolRow> = {}): ToolRow => ({
+  previousSecret: undefined,
   path: "orders.lookup",
   description: "Look up an order",
   input: { type: "object" },

@@ -23,6 +23,8 @@ export const ToolRow = Schema.Struct({
   /** Durable tools: the longest silence (no heartbeat) before the call fails. */
   heartbeatTimeoutMs: Schema.UndefinedOr(Schema.Number),
   secret: Schema.String,
+  /** The secret before the last rotation, while its overlap lasts: requests carry both signatures. */
+  previousSecret: Schema.UndefinedOr(Schema.String),
 })
 export type ToolRow = typeof ToolRow.Type
 
@@ -46,6 +48,8 @@ export class ToolStore extends Context.Service<
     readonly put: (tenant: string, path: string, tool: RegisterTool, secret: string) => E<string, ToolPathConflict>
     /** Removes a tool; false when there was none at `path`. */
     readonly remove: (tenant: string, path: string) => E<boolean>
+    /** Replaces a tool's secret; the old one stays valid for `overlapMs`. False when there is no tool at `path`. */
+    readonly rotate: (tenant: string, path: string, secret: string, overlapMs: number) => E<boolean>
     readonly putNamespace: (tenant: string, path: string, description: string) => E<void>
     /** Removes a namespace's description (its tools stay); false when there was none at `path`. */
     readonly removeNamespace: (tenant: string, path: string) => E<boolean>

@@ -85,7 +85,8 @@ export interface Tables {
   readonly calls: Map<string, CallRecord>
   readonly events: Array<EventRecord>
   /** By `tenantKey(tenant, path)`. */
-  readonly tools: Map<string, ToolRow & { readonly tenant: string }>
+  /** `previousUntil`: when the rotated-out `previousSecret` stops signing. */
+  readonly tools: Map<string, ToolRow & { readonly tenant: string; readonly previousUntil?: number }>
   readonly namespaces: Map<string, { readonly tenant: string; readonly path: string; readonly description: string }>
   readonly keys: Map<string, KeyRecord>
   readonly idempotency: Map<string, IdempotencyRecord>

@@ -1,4 +1,5 @@
 /** `ToolStore` in memory. */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
@@ -16,8 +17,9 @@ export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect
         Effect.suspend(() => {
           const clash = ofTenant(tenant).find((t) => t.path !== path && (t.path.startsWith(path + ".") || path.startsWith(t.path + ".")))
           if (clash !== undefined) return Effect.fail(new ToolPathConflict({ path, existing: clash.path }))
-          const kept = tables.tools.get(tenantKey(tenant, path))?.secret ?? secret
-          const row: ToolRow & { tenant: string } = {
+          const existing = tables.tools.get(tenantKey(tenant, path))
+          const kept = existing?.secret ?? secret
+          const row: ToolRow & { tenant: string; previousUntil?: number } = {
             tenant,
             path,
             description: tool.description,
@@ -28,17 +30,29 @@ export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect
             timeoutMs: tool.timeoutMs,
             heartbeatTimeoutMs: tool.heartbeatTimeoutMs,
             secret: kept,
+            previousSecret: existing?.previousSecret,
+            ...(existing?.previousUntil === undefined ? {} : { previousUntil: existing.previousUntil }),
           }
           tables.tools.set(tenantKey(tenant, path), row)
           return Effect.succeed(kept)
+        }),
+      rotate: (tenant, path, secret, overlapMs) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const row = tables.tools.get(tenantKey(tenant, path))
+          if (row === undefined) return false
+          tables.tools.set(tenantKey(tenant, path), { ...row, secret, previousSecret: row.secret, previousUntil: now + overlapMs })
+          return true
         }),
       remove: (tenant, path) => Effect.sync(() => tables.tools.delete(tenantKey(tenant, path))),
       putNamespace: (tenant, path, description) =>
         Effect.sync(() => void tables.namespaces.set(tenantKey(tenant, path), { tenant, path, description })),
       removeNamespace: (tenant, path) => Effect.sync(() => tables.namespaces.delete(tenantKey(tenant, path))),
       all: (tenant) =>
-        Effect.sync(() => ({
-          tools: ofTenant(tenant).map(({ tenant: _, ...tool }) => tool),
+        Effect.map(Clock.currentTimeMillis, (now) => ({
+          tools: ofTenant(tenant).map(({ tenant: _, previousUntil, ...tool }) => ({
+            ...tool,
+            previousSecret: previousUntil !== undefined && previousUntil > now ? tool.previousSecret : undefined,
+          })),
           namespaces: [...tables.namespaces.values()]
             .filter((n) => n.tenant === tenant)
             .sort(byPath)

@@ -18,6 +18,7 @@ const ToolRaw = Schema.Struct({
   timeout_ms: Schema.NullOr(Schema.Number),
   heartbeat_timeout_ms: Schema.NullOr(Schema.Number),
   secret: Schema.String,
+  previous_secret: Schema.optionalKey(Schema.NullOr(Schema.String)),
 })
 const All = Schema.Struct({ tools: Schema.Array(ToolRaw), namespaces: Schema.Array(Namespace) })
 const Path = Schema.Struct({ path: Schema.String })
@@ -33,6 +34,7 @@ const toRow = (r: typeof ToolRaw.Type): ToolRow => ({
   timeoutMs: r.timeout_ms ?? undefined,
   heartbeatTimeoutMs: r.heartbeat_timeout_ms ?? undefined,
   secret: r.secret,
+  previousSecret: r.previous_secret ?? undefined,
 })
 
 export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
@@ -77,6 +79,14 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
       return rows.length > 0
     })
 
+    const rotate = Effect.fn("ToolStore.rotate")(function* (tenant: string, path: string, secret: string, overlapMs: number) {
+      const rows = yield* sql`
+        UPDATE tools SET previous_secret = secret, previous_secret_until = now() + ${overlapMs} * interval '1 millisecond',
+          secret = ${secret}
+        WHERE tenant = ${tenant} AND path = ${path} RETURNING path`
+      return rows.length > 0
+    })
+
     const putNamespace = Effect.fn("ToolStore.putNamespace")(function* (tenant: string, path: string, description: string) {
       yield* sql`
         INSERT INTO namespaces (tenant, path, description) VALUES (${tenant}, ${path}, ${description})
@@ -93,7 +103,9 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
       const rows = yield* decodeRows(All)(
         yield* sql`
           SELECT
-            (SELECT coalesce(json_agg(t ORDER BY t.path), '[]') FROM tools t WHERE t.tenant = ${tenant}) AS tools,
+            (SELECT coalesce(json_agg(to_jsonb(t) || jsonb_build_object('previous_secret',
+               CASE WHEN t.previous_secret_until > now() THEN t.previous_secret END) ORDER BY t.path), '[]')
+               FROM tools t WHERE t.tenant = ${tenant}) AS tools,
             (SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
                FROM namespaces n WHERE n.tenant = ${tenant}) AS namespaces`,
       )
@@ -102,6 +114,6 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
     })
 
     // Run starts, resumes and takeovers read the tools: a dropped connection should not fail them.
-    return ToolStore.of(retrying({ put, remove, putNamespace, removeNamespace, all }))
+    return ToolStore.of(retrying({ put, remove, rotate, putNamespace, removeNamespace, all }))
   }),
 )
