@@ -13,7 +13,36 @@ import type { ForInIterator } from "../runtime/for-in.ts"
 import type { IteratorRecord } from "../runtime/iteration.ts"
 import type { JSObject, PrivateName } from "../runtime/object.ts"
 import type { Task } from "../runtime/task.ts"
-import type { Empty, Value } from "../runtime/value.ts"
+import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
+
+/**
+ * A fresh array of `size` copies of `fill`, copied from a template kept per size: every call and every scope entry
+ * makes one, and `new Array(n).fill(v)` costs several times a copy of a packed array (it was the largest single
+ * item in the profile of a callback-heavy program). The templates are built with push, so they and their copies
+ * hold generic elements from the start: no elements-kind transitions (and polymorphism) as values of any type land.
+ * Only small sizes get a template, so the host keeps a bounded amount whatever sizes programs use.
+ */
+const filled = <T>(templates: Array<Array<T> | undefined>, fill: T, size: number): Array<T> => {
+  let t = templates[size]
+  if (t === undefined) {
+    t = []
+    for (let i = 0; i < size; i++) t.push(fill)
+    if (size <= maxTemplateSize) templates[size] = t
+    else return t
+  }
+  return t.slice()
+}
+
+const maxTemplateSize = 256
+
+const undefinedTemplates: Array<Array<Slot> | undefined> = []
+const emptyTemplates: Array<Array<Value | Empty> | undefined> = []
+
+/** Registers and operand stack of a new frame, all undefined. */
+export const newRegisters = (size: number): Slot[] => filled(undefinedTemplates, undefined, size)
+
+/** Binding slots of a new scope, all uninitialized. */
+export const uninitializedSlots = (size: number): Array<Value | Empty> => filled(emptyTemplates, EMPTY, size)
 
 /** A declarative environment record holding the captured bindings of one scope (EMPTY: uninitialized). */
 export class Environment {

@@ -23,7 +23,7 @@ import type { BinaryOperator } from "../runtime/operators.ts"
 import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Primitive, type Value } from "../runtime/value.ts"
 import type { CodeObject } from "../bytecode/code.ts"
-import { Environment, type Frame, FrameKind, type ForInIterator, type Slot } from "./frame.ts"
+import { Environment, type Frame, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
 import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
 import { Op, type Opcode } from "../bytecode/opcodes.ts"
@@ -207,7 +207,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           break
         }
         case 21 satisfies typeof Op.PushEnv:
-          frame.env = new Environment(new Array<Value | Empty>(bc[pc++] as number).fill(EMPTY), frame.env)
+          frame.env = new Environment(uninitializedSlots(bc[pc++] as number), frame.env)
           break
         case 22 satisfies typeof Op.PopEnv:
           frame.env = (frame.env as Environment).parent

@@ -40,7 +40,7 @@ import { describeValue } from "../runtime/operations.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
 import { type EngineRequest, isTask, type Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
-import { Frame, FrameKind, type Slot } from "./frame.ts"
+import { Frame, FrameKind, newRegisters, type Slot } from "./frame.ts"
 import { runFrame } from "./interpreter.ts"
 import { ResumeMode } from "../bytecode/opcodes.ts"
 
@@ -147,8 +147,7 @@ export class Machine {
     this.checkDepth()
     const code = f.code as CodeObject
     if (newTarget === undefined) CheckNotClassConstructorCall(f)
-    // Generic elements from the start: no elements-kind transitions (and polymorphism) as values of any type land.
-    const regs: Slot[] = new Array<Slot>(code.registerCount + code.maxStack).fill(undefined)
+    const regs = newRegisters(code.registerCount + code.maxStack)
     const n = argc < code.paramCount ? argc : code.paramCount
     for (let i = 0; i < n; i++) regs[i] = src[start + i]
     const args = code.needsArgs ? (src.slice(start, start + argc) as Value[]) : undefined
