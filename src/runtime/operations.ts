@@ -7,6 +7,7 @@ import { ArrayObject } from "./array-object.ts"
 import { throwTypeError } from "./completion.ts"
 import { checkArgumentCount, checkArrayStorage } from "./caps.ts"
 import { PollInterrupt } from "./interrupt.ts"
+import { chargeMemory, Cost } from "./memory.ts"
 import { PrototypeForPrimitive, ToLength, ToPropertyKey } from "./conversions.ts"
 import { BoundFunction, IsCallable, IsConstructor } from "./function-object.ts"
 import { JSObject } from "./object.ts"
@@ -69,9 +70,20 @@ export function* PutValueOnBase(realm: Realm, base: Value, P: PropertyKey, V: Va
   throwTypeError(`Cannot create property '${keyText(P)}' on ${typeof base} '${String(base)}'`)
 }
 
+const ordinaryDefineOwnProperty = JSObject.prototype.DefineOwnProperty
+const ordinaryGetOwnProperty = JSObject.prototype.GetOwnProperty
+
 // https://tc39.es/ecma262/#sec-createdataproperty
-export const CreateDataProperty = (O: JSObject, P: PropertyKey, V: Value): boolean =>
-  O.DefineOwnProperty(P, { value: V, writable: true, enumerable: true, configurable: true })
+export const CreateDataProperty = (O: JSObject, P: PropertyKey, V: Value): boolean => {
+  // An ordinary object gaining a new key (every object literal's fields, most results built by built-ins): what
+  // ValidateAndApplyPropertyDescriptor does for an absent key on an extensible object, without a descriptor object.
+  if (O.extensible && O.DefineOwnProperty === ordinaryDefineOwnProperty && O.GetOwnProperty === ordinaryGetOwnProperty && !O.properties.has(P)) {
+    chargeMemory(Cost.property)
+    O.properties.set(P, Property.data(V, true, true, true))
+    return true
+  }
+  return O.DefineOwnProperty(P, { value: V, writable: true, enumerable: true, configurable: true })
+}
 
 export const CreateDataPropertyOrThrow = (O: JSObject, P: PropertyKey, V: Value): void => {
   if (!CreateDataProperty(O, P, V)) throwTypeError(`Cannot add property ${keyText(P)}, object is not extensible`)
