@@ -32,14 +32,27 @@ import { RunControl } from "./runs/control.ts"
 import { RunEvents } from "./runs/events.ts"
 import { Execution, type Saved } from "./runs/execution.ts"
 import { Ownership } from "./runs/ownership.ts"
-import { type CallWhere, callWhere, fingerprint, isEventId, type ListOptions, outcomeView, toView } from "./runs/views.ts"
+import { type CallWhere, callWhere, fingerprint, failed, isEventId, type ListOptions, outcomeView, toView } from "./runs/views.ts"
 import { CallStore } from "./store/calls.ts"
 import type { EventStore } from "./store/events.ts"
-import { RunStore, type RunRow } from "./store/runs.ts"
+import { type NewRun, RunStore, type RunRow } from "./store/runs.ts"
 import type { Webhooks } from "./webhooks.ts"
 
 export { CallNotFound, ControlTimeout, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
 export { type CallWhere, fingerprint, isEventId, type ListOptions, toView } from "./runs/views.ts"
+
+/** The row a new run will have once written, for the replica executing it meanwhile. */
+const provisional = (run: Omit<NewRun, "leaseMs">, now: Date): RunRow => ({
+  ...run,
+  status: "running",
+  result: null,
+  leaseExpired: false,
+  control: null,
+  version: 0,
+  seq: "0",
+  createdAt: now,
+  updatedAt: now,
+})
 
 export class Runs extends Context.Service<
   Runs,
@@ -130,6 +143,39 @@ export class Runs extends Context.Service<
         )
       })
 
+      const conflict = (id: string) =>
+        new RunConflict({ id, kind: "RunExists", detail: `A run with id ${id} already exists (made by a different request)` })
+
+      /**
+       * A create whose id is taken. The same request again (a client retrying with its own id) answers the run it
+       * made; anything else — another request, or another tenant's run — is a conflict. A run this replica
+       * executes may not be in the store yet: the same request then gets its answer when it is saved.
+       */
+      const existing = Effect.fnUntraced(function* (tenant: string, id: string, requestHash: string, wait: number) {
+        const here = yield* execution.requestOf(id)
+        if (here !== undefined && !here.recorded) {
+          if (here.tenant !== tenant || here.requestHash !== requestHash) return yield* conflict(id)
+          const saved = yield* execution.saved(id)
+          const row = saved === undefined ? undefined : yield* saved
+          if (row !== undefined) return yield* view(row)
+        }
+        const row = yield* store.get(tenant, id)
+        if (row === undefined || row.requestHash !== requestHash) return yield* conflict(id)
+        const saved = yield* execution.saved(id)
+        return yield* saved === undefined ? view(row) : answer(saved, row, wait)
+      })
+
+      /**
+       * An unrecorded run that was not stored: its id was taken, or the store refused the row itself (text
+       * Postgres cannot hold, say). A plain insert tells which, with the store's own error for the second.
+       */
+      const unstored = Effect.fnUntraced(function* (run: Omit<NewRun, "leaseMs">, wait: number) {
+        const row = yield* store.insert({ ...run, leaseMs: config.leaseMs })
+        if (row === undefined) return yield* existing(run.tenant, run.id, run.requestHash, wait)
+        const ended = yield* store.finish(run.id, me, "failed", failed("ExecutionFailure", "The run ended, but its outcome could not be stored"))
+        return yield* view(ended ?? row)
+      })
+
       const refuseWhileDraining = Effect.flatMap(execution.draining, (draining) => (draining ? Effect.fail(new ShuttingDown()) : Effect.void))
 
       const create = Effect.fn("Runs.create")(function* (tenant: string, request: CreateRun) {
@@ -143,18 +189,23 @@ export class Runs extends Context.Service<
           maxMemoryBytes: Math.min(request.limits?.maxMemoryBytes ?? config.maxMemoryBytes, config.maxMemoryBytes),
         }
         const requestHash = fingerprint(request)
-        const row = yield* store.insert({ id, tenant, code: request.code, limits, tools: filter, owner: me, leaseMs: config.leaseMs, requestHash, seed: randomBytes(16).toString("base64url") })
-        if (row === undefined) {
-          // The same request again (a client retrying with its own id) answers the run it made; anything else —
-          // another request, or another tenant's run — is a conflict.
-          const existing = yield* store.get(tenant, id)
-          if (existing === undefined || existing.requestHash !== requestHash) {
-            return yield* new RunConflict({ id, kind: "RunExists", detail: `A run with id ${id} already exists (made by a different request)` })
-          }
-          const saved = yield* execution.saved(id)
-          return yield* saved === undefined ? view(existing) : answer(saved, existing, waitMs(request.wait, config, true))
+        const wait = waitMs(request.wait, config, true)
+        const run = { id, tenant, code: request.code, limits, tools: filter, owner: me, requestHash, seed: randomBytes(16).toString("base64url") }
+        if ((yield* execution.requestOf(id)) !== undefined) return yield* existing(tenant, id, requestHash, wait)
+        if (wait > 0) {
+          // Until the run ends, suspends or the wait passes, the client hears nothing: the row is written when it
+          // must be, often once, at the end (Execution.launchUnrecorded). Undefined: a request for this id got
+          // here first. A run still going when the wait passes is recorded before the client hears of it.
+          const saved = yield* ownership.startUnrecorded(provisional(run, new Date(yield* Clock.currentTimeMillis)), run, registrations)
+          if (saved === undefined) return yield* existing(tenant, id, requestHash, wait)
+          const done = yield* Effect.raceFirst(Effect.map(saved, (row) => ({ row })), Effect.as(Effect.sleep(wait), undefined))
+          if (done !== undefined) return yield* done.row === undefined ? unstored(run, wait) : view(done.row)
+          if (!(yield* execution.record(id))) return yield* existing(tenant, id, requestHash, wait)
+          return yield* view(yield* load(tenant, id))
         }
-        return yield* answer(yield* ownership.start(row, registrations), row, waitMs(request.wait, config, true))
+        const row = yield* store.insert({ ...run, leaseMs: config.leaseMs })
+        if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
+        return yield* answer(yield* ownership.start(row, registrations), row, wait)
       })
 
       const resume = Effect.fn("Runs.resume")(function* (tenant: string, id: string, waitMs: number) {
@@ -218,7 +269,7 @@ export class Runs extends Context.Service<
         events: events.follow,
         complete,
         heartbeat,
-        activeCount: Effect.map(execution.ids, (ids) => ids.length),
+        activeCount: execution.count,
         drain,
       })
     }),

@@ -2,8 +2,11 @@
  * `Execution`: the runs executing on this replica, each a fiber in a `FiberMap` keyed by run id. It launches a
  * program for a row this replica owns, checkpoints it at its call boundaries, streams its log lines, suspends it
  * once it only waits on started durable calls (`idleSuspendMs`), and writes how it ended — finished, suspended,
- * cancelled, or failed because it was stopped. What each run needs for that (its program, its calls in flight,
- * why it is being stopped) stays here; the other run services act on a run by its id.
+ * cancelled, or failed because it was stopped. A new run may be launched unrecorded: its row is written only
+ * before its first call leaves the process, its first log flush or its suspend, and a run that ends before any of
+ * them is stored in one statement with its whole history (`RunStore.insertEnded`). What each run needs for that
+ * (its program, its calls in flight, why it is being stopped) stays here; the other run services act on a run by
+ * its id.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -25,14 +28,14 @@ import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { ToolRegistry } from "../registry.ts"
 import { isTransient, sqlMessage } from "../store/errors.ts"
-import { RunStore, type RunRow } from "../store/runs.ts"
+import { type NewRun, RunStore, type RunRow } from "../store/runs.ts"
 import { Webhooks } from "../webhooks.ts"
 import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
 
-/** Why a run is stopped from outside: decides what the interrupted run writes. */
-export type StopReason = "cancel" | "lease" | "shutdown" | "fault"
+/** Why a run is stopped: decides what the interrupted run writes ("clash": nothing, its id was taken meanwhile). */
+export type StopReason = "cancel" | "lease" | "shutdown" | "fault" | "clash"
 
 /** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
 export type Saved = Effect.Effect<RunRow | undefined>
@@ -44,10 +47,15 @@ export type Make = (calls: RunCalls, onLog: (line: string) => void) => Effect.Ef
 interface Running {
   readonly id: string
   readonly tenant: string
+  readonly requestHash: string | null
   program: Program
   readonly saved: Deferred.Deferred<RunRow | undefined>
-  /** When this replica took the run (ms): lease checks ignore runs taken after a renewal began. */
-  readonly since: number
+  /** When this replica took (or recorded) the run (ms): lease checks ignore runs taken after a renewal began. */
+  since: number
+  /** The row of a run not in the store yet; undefined once it is (or when it always was). */
+  unrecorded: Omit<NewRun, "leaseMs"> | undefined
+  /** Writes the unrecorded row, once however many ask: false when its id was taken meanwhile. */
+  record: Effect.Effect<boolean, SqlError.SqlError>
   stop: StopReason | undefined
   /** Why the run cannot go on (stop "fault"). */
   fault: string | undefined
@@ -90,6 +98,11 @@ export class Execution extends Context.Service<
   {
     /** Runs the program `make` builds for the row this replica now owns, in the background. */
     readonly launch: (row: RunRow, replay: boolean, make: Make) => Effect.Effect<Saved>
+    /**
+     * Runs a new run whose row is not written yet (`row` is what it will be): the id is reserved on this replica,
+     * and the row written once needed. Undefined when a run with this id executes here already.
+     */
+    readonly launchUnrecorded: (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, make: Make) => Effect.Effect<Saved | undefined>
     /** The run's `Saved`, when it executes here. */
     readonly saved: (id: string) => Effect.Effect<Saved | undefined>
     /** Asks a run executing here to suspend (`by` decides how it is saved); undefined when it is not here. */
@@ -101,7 +114,19 @@ export class Execution extends Context.Service<
      * another replica took them.
      */
     readonly stopLost: (renewed: ReadonlySet<string>, renewalStarted: number) => Effect.Effect<void>
+    /** The runs executing here that the store knows (their leases are renewed). */
     readonly ids: Effect.Effect<ReadonlyArray<string>>
+    /**
+     * Writes now the row of a run executing here unrecorded (its client is told of it while it runs): false when
+     * its id was taken meanwhile, and the run is stopped unseen.
+     */
+    readonly record: (id: string) => Effect.Effect<boolean, SqlError.SqlError>
+    /** How many runs execute here. */
+    readonly count: Effect.Effect<number>
+    /** Who asked for a run executing here (tenant, request fingerprint), and whether the store knows it yet. */
+    readonly requestOf: (
+      id: string,
+    ) => Effect.Effect<{ readonly tenant: string; readonly requestHash: string | null; readonly recorded: boolean } | undefined>
     /** The tenant of a run executing here. */
     readonly tenantOf: (id: string) => Effect.Effect<string | undefined>
     /** Ids of runs that left this replica suspended (a completion may have come while they were saved). */
@@ -191,34 +216,65 @@ export class Execution extends Context.Service<
           return fork(loop.pipe(Effect.ensuring(Effect.sync(() => void (run.checkpointing = false)))))
         })
 
-      /** Writes the lines logged since the last flush as `log` events (at most MAX_LOG_EVENTS per run). */
+      /** The lines logged since the last take (at most MAX_LOG_EVENTS per run), and whether later ones were dropped. */
+      const takeLogs = (run: Running) => {
+        const lines = run.logs.splice(0, Math.max(0, MAX_LOG_EVENTS - run.logged))
+        const dropped = run.logs.splice(0).length
+        const first = run.logged === 0
+        run.logged += lines.length
+        return { logs: lines, truncated: dropped > 0 && run.logged === MAX_LOG_EVENTS && (first || lines.length > 0) }
+      }
+
+      /** Writes the lines logged since the last flush as `log` events (an unrecorded run keeps them for its end). */
       const flushLogs = (run: Running) =>
         Effect.suspend(() => {
-          if (run.logs.length === 0) return Effect.void
-          const lines = run.logs.splice(0, Math.max(0, MAX_LOG_EVENTS - run.logged))
-          const dropped = run.logs.splice(0).length
-          const first = run.logged === 0
-          run.logged += lines.length
+          if (run.logs.length === 0 || run.unrecorded !== undefined) return Effect.void
+          const { logs, truncated } = takeLogs(run)
           return events
-            .appendLogs(run.id, lines, dropped > 0 && run.logged === MAX_LOG_EVENTS && (first || lines.length > 0))
+            .appendLogs(run.id, logs, truncated)
             .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
         })
 
       const interruptFiber = (id: string) =>
         Effect.flatMap(FiberMap.get(fibers, id), (fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void))
 
+      /** Stops the run from outside its fiber (a caller inside it would wait for itself) and waits to be interrupted. */
+      const stopFromWithin = (run: Running, reason: StopReason) =>
+        Effect.suspend(() => {
+          run.stop ??= reason
+          return fork(interruptFiber(run.id)).pipe(Effect.andThen(Effect.never))
+        })
+
+      /**
+       * Makes sure the store knows the run before something leaves the process or outlives it here: a run whose
+       * id was taken meanwhile (by another replica) is stopped unseen, and one that cannot be written is failed.
+       */
+      const recordFirst = (run: Running): Effect.Effect<void> =>
+        Effect.suspend(() =>
+          run.unrecorded === undefined
+            ? Effect.void
+            : run.record.pipe(
+                Effect.matchEffect({
+                  onSuccess: (ok) => (ok ? Effect.void : stopFromWithin(run, "clash")),
+                  onFailure: (e) =>
+                    Effect.sync(() => void (run.fault ??= `The run could not be recorded: ${sqlMessage(e)}`)).pipe(
+                      Effect.andThen(stopFromWithin(run, "fault")),
+                    ),
+                }),
+              ),
+        )
+
       const tracker = (run: Running, replay: boolean): RunCalls => ({
         runId: run.id,
         replay,
-        busy: (delta) => Effect.suspend(() => ((run.busy += delta), armIdle(run))),
+        busy: (delta) =>
+          (delta === 1 ? recordFirst(run) : Effect.void).pipe(Effect.andThen(Effect.suspend(() => ((run.busy += delta), armIdle(run))))),
         waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
         boundary: checkpoint(run),
         fault: (message) =>
           Effect.suspend(() => {
             run.fault ??= message
-            run.stop ??= "fault"
-            // Interrupting the run waits for this call's fiber, which is the caller: interrupt from outside it.
-            return fork(interruptFiber(run.id)).pipe(Effect.andThen(Effect.never))
+            return stopFromWithin(run, "fault")
           }),
         lost: () => run.stop === "lease",
       })
@@ -226,8 +282,19 @@ export class Execution extends Context.Service<
       /** Writes how the run ended: what its program returned, or what stopping it means. */
       const save = (run: Running, row: RunRow) => {
         let saved: RunRow | undefined
-        const finish = (status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) => store.finish(row.id, me, status, result)
-        const logger = Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(flushLogs(run))))
+        // An unrecorded run is stored whole, with the logs it kept, in one statement.
+        const finish = (status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) =>
+          Effect.suspend(() =>
+            run.unrecorded === undefined
+              ? store.finish(row.id, me, status, result)
+              : store.insertEnded({ ...run.unrecorded, status, result, ...takeLogs(run) }),
+          )
+        const suspend = (state: Uint8Array, auto: Parameters<typeof store.suspend>[3]) =>
+          run.record.pipe(
+            Effect.flatMap((ok) => (ok ? flushLogs(run).pipe(Effect.andThen(store.suspend(row.id, me, state, auto))) : Effect.succeed(undefined))),
+          )
+        const logged = Effect.suspend(() => (run.logs.length > 0 ? recordFirst(run) : Effect.void))
+        const logger = Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(logged), Effect.andThen(flushLogs(run))))
         return Effect.gen(function* () {
           const flushing = yield* Effect.forkIn(logger, runScope)
           const outcome = yield* run.program.run.pipe(
@@ -248,7 +315,7 @@ export class Execution extends Context.Service<
                 )
           const auto = run.suspending === "idle" ? { waiting: run.sleepingOn } : run.suspending === "shutdown" ? { waiting: [], wake: true } : undefined
           saved = yield* Effect.uninterruptible(
-            (outcome.ok === "suspended" ? store.suspend(row.id, me, outcome.state, auto) : finish(outcome.ok ? "succeeded" : "failed", outcome)).pipe(
+            (outcome.ok === "suspended" ? suspend(outcome.state, auto) : finish(outcome.ok ? "succeeded" : "failed", outcome)).pipe(
               Effect.catch(unstorable),
             ),
           )
@@ -282,13 +349,31 @@ export class Execution extends Context.Service<
         )
       }
 
-      const launch = Effect.fnUntraced(function* (row: RunRow, replay: boolean, make: Make) {
+      /** The one insert of an unrecorded run's row, from when its lease starts. */
+      const recordOnce = (run: Running) =>
+        Effect.suspend(() => store.insert({ ...run.unrecorded!, leaseMs: config.leaseMs })).pipe(
+          Effect.flatMap((inserted) =>
+            Effect.map(Clock.currentTimeMillis, (now) => {
+              if (inserted === undefined) return false
+              run.unrecorded = undefined
+              run.since = now
+              return true
+            }),
+          ),
+        )
+
+      const start = Effect.fnUntraced(function* (row: RunRow, replay: boolean, make: Make, unrecorded: Omit<NewRun, "leaseMs"> | undefined) {
+        // Checked and reserved without yielding to another fiber in between: two requests for one id on this replica.
+        if (unrecorded !== undefined && running.has(row.id)) return undefined
         const run: Running = {
           id: row.id,
           tenant: row.tenant,
+          requestHash: row.requestHash,
           program: failing("The run has not started"),
-          saved: yield* Deferred.make<RunRow | undefined>(),
-          since: yield* Clock.currentTimeMillis,
+          saved: Deferred.makeUnsafe<RunRow | undefined>(),
+          since: 0,
+          unrecorded,
+          record: Effect.succeed(true),
           stop: undefined,
           fault: undefined,
           finishing: false,
@@ -303,6 +388,10 @@ export class Execution extends Context.Service<
           logged: 0,
         }
         running.set(row.id, run)
+        run.since = yield* Clock.currentTimeMillis
+        // Not interrupted halfway (the log flusher that may start it is interrupted when the run ends): a row
+        // written but not noted here would make the run's end clash with itself.
+        if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(recordOnce(run)))
         run.program = yield* make(tracker(run, replay), (line) => void run.logs.push(line)).pipe(
           Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
         )
@@ -328,7 +417,8 @@ export class Execution extends Context.Service<
 
       const stopLost = Effect.fnUntraced(function* (renewed: ReadonlySet<string>, renewalStarted: number) {
         for (const run of running.values()) {
-          if (!renewed.has(run.id) && !run.finishing && run.since < renewalStarted && run.stop === undefined) {
+          const leased = run.unrecorded === undefined
+          if (leased && !renewed.has(run.id) && !run.finishing && run.since < renewalStarted && run.stop === undefined) {
             yield* Effect.logWarning(`lost the lease of run ${run.id}; stopping it here`)
             run.stop = "lease"
             yield* fork(interruptFiber(run.id))
@@ -361,13 +451,27 @@ export class Execution extends Context.Service<
       yield* Effect.addFinalizer(() => drain.pipe(Effect.andThen(Scope.close(runScope, Exit.void))))
 
       return Execution.of({
-        launch,
+        // Only an unrecorded launch can find its id taken here.
+        launch: (row, replay, make) => Effect.map(start(row, replay, make, undefined), (saved) => saved!),
+        launchUnrecorded: (row, unrecorded, make) => start(row, false, make, unrecorded),
         saved: (id) => Effect.sync(() => (running.has(id) ? Deferred.await(running.get(id)!.saved) : undefined)),
         suspend,
         stop,
         stopLost,
-        ids: Effect.sync(() => [...running.keys()]),
+        ids: Effect.sync(() => [...running.values()].filter((r) => r.unrecorded === undefined).map((r) => r.id)),
+        count: Effect.sync(() => running.size),
+        record: (id) =>
+          Effect.suspend(() => {
+            const run = running.get(id)
+            if (run === undefined || run.unrecorded === undefined) return Effect.succeed(true)
+            return Effect.tap(run.record, (ok) => (ok ? Effect.void : fork(stop(id, "clash"))))
+          }),
         tenantOf: (id) => Effect.sync(() => running.get(id)?.tenant),
+        requestOf: (id) =>
+          Effect.sync(() => {
+            const run = running.get(id)
+            return run && { tenant: run.tenant, requestHash: run.requestHash, recorded: run.unrecorded === undefined }
+          }),
         suspendedRuns,
         draining: Effect.sync(() => draining),
         drain,

@@ -22,7 +22,7 @@ import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { ToolRegistry, type UnknownToolFilter } from "../registry.ts"
 import { CallStore } from "../store/calls.ts"
-import { RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
+import { type NewRun, RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
 import type { Registrations } from "../store/tools.ts"
 import { Webhooks } from "../webhooks.ts"
 import { RunControl } from "./control.ts"
@@ -46,6 +46,8 @@ export class Ownership extends Context.Service<
   {
     /** Starts a new run this replica now owns from its code, with the tools it may call. */
     readonly start: (row: RunRow, registrations: Registrations) => Effect.Effect<Saved>
+    /** The same for a run not recorded yet (Execution.launchUnrecorded); undefined when its id executes here. */
+    readonly startUnrecorded: (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, registrations: Registrations) => Effect.Effect<Saved | undefined>
     /** Claims a suspended run and continues it here; undefined when it is not suspended (any more). */
     readonly resume: (
       tenant: string,
@@ -82,6 +84,18 @@ export class Ownership extends Context.Service<
 
       const start = (row: RunRow, registrations: Registrations) =>
         launch(row, false, registrations, (spec) => executor.program({ ...spec, code: row.code, limits: row.limits, seed: row.seed ?? undefined }))
+
+      const startUnrecorded = (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, registrations: Registrations) =>
+        execution.launchUnrecorded(row, unrecorded, (run, onLog) =>
+          executor.program({
+            runId: row.id,
+            tools: calls.bindings(run, registrations),
+            namespaces: registrations.namespaces,
+            onLog,
+            code: row.code,
+            limits: row.limits,
+          }),
+        )
 
       /** Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none. */
       const continueRun = (row: RunRow, state: Uint8Array | undefined) =>
@@ -162,7 +176,7 @@ export class Ownership extends Context.Service<
       const suspended = yield* PubSub.subscribe(execution.suspendedRuns)
       yield* Effect.forever(Effect.flatMap(PubSub.take(suspended), wake)).pipe(Effect.forkScoped)
 
-      return Ownership.of({ start, resume, wake })
+      return Ownership.of({ start, startUnrecorded, resume, wake })
     }),
   )
 }

@@ -69,6 +69,23 @@ export interface NewRun {
   readonly seed: string
 }
 
+/** A run that ended before its first host call and before any suspend, stored once with its history. */
+export interface EndedRun extends Omit<NewRun, "leaseMs"> {
+  readonly status: "succeeded" | "failed"
+  readonly result: Result
+  /** Its logged lines (at most the streamed number) and whether later lines are only in the Result. */
+  readonly logs: ReadonlyArray<string>
+  readonly truncated: boolean
+}
+
+/** The events of an ended run stored at once, in the order `insert`, `appendLogs` and `finish` would write them. */
+export const endedEvents = (run: EndedRun): ReadonlyArray<{ readonly type: string; readonly data: unknown }> => [
+  { type: "run.created", data: { owner: run.owner } },
+  ...run.logs.map((line) => ({ type: "log", data: { line } })),
+  ...(run.truncated ? [{ type: "log.truncated", data: { detail: "later lines are only in the run's result" } }] : []),
+  { type: `run.${run.status}`, data: { owner: run.owner } },
+]
+
 export interface ListQuery {
   readonly status?: RunStatus | undefined
   readonly limit: number
@@ -109,6 +126,11 @@ export class RunStore extends Context.Service<
   {
     /** Inserts a running run owned by `owner`; `undefined` when the id is taken. */
     readonly insert: (run: NewRun) => E<RunRow | undefined>
+    /**
+     * Stores a run that already ended, with its events, in one statement: the row it would have after `insert`
+     * and `finish`; `undefined` when the id is taken (the clash is caught here, at the end).
+     */
+    readonly insertEnded: (run: EndedRun) => E<RunRow | undefined>
     readonly get: (tenant: string, id: string) => E<RunRow | undefined>
     readonly list: (tenant: string, query: ListQuery) => E<ReadonlyArray<RunRow>>
     /** How many runs are in each status, all tenants (the metrics). */

@@ -4,11 +4,13 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import { TestClock } from "effect/testing"
 import { afterAll, beforeAll } from "vitest"
 import { ToolRegistry } from "../../../src/server/registry.ts"
 import { Runs } from "../../../src/server/runs.ts"
+import { RunStore } from "../../../src/server/store/runs.ts"
 import * as Fake from "../fake-executor.ts"
 import { startReceiver } from "../helpers.ts"
 import { eventually, IDLE_SUSPEND_MS, service } from "./service.ts"
@@ -78,6 +80,30 @@ for (const [name, store] of stores) {
           assert.strictEqual(other._tag === "RunConflict" ? other.kind : other._tag, "RunExists")
           const elsewhere = yield* Effect.flip(runs.create(tenant(), request))
           assert.strictEqual(elsewhere._tag === "RunConflict" ? elsewhere.kind : elsewhere._tag, "RunExists")
+        }),
+      )
+
+      it.effect("a run that ends before any call is written once, at its end; an id taken meanwhile is still a conflict", () =>
+        Effect.gen(function* () {
+          const runs = yield* Runs
+          const store = yield* RunStore
+          const t = tenant()
+          const code = Fake.script({ steps: [{ sleep: 1000 }], return: 1 })
+          const quick = yield* runs.create(t, { id: `quick-${counter}-${name}`, code: Fake.script({ steps: [], return: 1 }) })
+          assert.strictEqual(quick.status, "succeeded")
+          const history = Array.from(yield* Stream.runCollect(yield* runs.events(t, quick.id, undefined)))
+          assert.deepStrictEqual(history.map((e) => e.event), ["run.created", "run.succeeded"])
+
+          const id = `late-${counter}-${name}`
+          const waiting = yield* Effect.forkChild(runs.create(t, { id, code }))
+          yield* eventually(Effect.map(runs.activeCount, (n) => (n > 0 ? n : undefined)))
+          // Nothing is written while it runs without calls; another replica takes the id meanwhile.
+          assert.strictEqual((yield* Effect.flip(runs.get(t, id)))._tag, "RunNotFound")
+          yield* store.insert({ id, tenant: t, code: "{}", limits: { timeoutMs: 1000 }, tools: null, owner: "elsewhere", leaseMs: 60_000, requestHash: "other", seed: "s" })
+          yield* TestClock.adjust(1000)
+          const clash = yield* Effect.flip(Fiber.join(waiting))
+          assert.strictEqual(clash._tag === "RunConflict" ? clash.kind : clash._tag, "RunExists")
+          assert.strictEqual((yield* store.get(t, id))?.owner, "elsewhere")
         }),
       )
 

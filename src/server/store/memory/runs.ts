@@ -3,7 +3,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Result } from "../../api.ts"
-import { type AutoSuspend, CANCELLED, type CancelledCall, type CancelWhere, type Control, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
+import { type AutoSuspend, CANCELLED, type CancelledCall, type CancelWhere, type Control, type EndedRun, endedEvents, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
 import { appendEvent, callKey, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
 
 const toRow = (r: RunRecord, now: number): RunRow => ({
@@ -62,34 +62,48 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         return { row: toRow(r, now), snapshot: r.snapshot ?? new Uint8Array() }
       })
 
+    const newRecord = (run: Omit<NewRun, "leaseMs">, now: number): RunRecord => ({
+      id: run.id,
+      tenant: run.tenant,
+      status: "running",
+      code: run.code,
+      limits: jsonb(run.limits) as RunRecord["limits"],
+      tools: run.tools === null ? null : [...run.tools],
+      result: null,
+      owner: run.owner,
+      leaseExpiresAt: null,
+      control: null,
+      version: 0,
+      seq: ++tables.sequences.run,
+      requestHash: run.requestHash,
+      seed: run.seed,
+      createdAt: now,
+      updatedAt: now,
+      snapshot: null,
+      autoResume: false,
+      wake: false,
+      recoveryAttempts: 0,
+    })
+
     return RunStore.of({
       insert: (run: NewRun) =>
         atomically((now) => {
           if (tables.runs.has(run.id)) return undefined
-          const r: RunRecord = {
-            id: run.id,
-            tenant: run.tenant,
-            status: "running",
-            code: run.code,
-            limits: jsonb(run.limits) as RunRecord["limits"],
-            tools: run.tools === null ? null : [...run.tools],
-            result: null,
-            owner: run.owner,
-            leaseExpiresAt: now + run.leaseMs,
-            control: null,
-            version: 0,
-            seq: ++tables.sequences.run,
-            requestHash: run.requestHash,
-            seed: run.seed,
-            createdAt: now,
-            updatedAt: now,
-            snapshot: null,
-            autoResume: false,
-            wake: false,
-            recoveryAttempts: 0,
-          }
+          const r = newRecord(run, now)
+          r.leaseExpiresAt = now + run.leaseMs
           tables.runs.set(run.id, r)
           appendEvent(tables, run.id, "run.created", { owner: run.owner }, now)
+          return toRow(r, now)
+        }),
+      insertEnded: (run: EndedRun) =>
+        atomically((now) => {
+          if (tables.runs.has(run.id)) return undefined
+          const r = newRecord(run, now)
+          r.status = run.status
+          r.result = jsonb(run.result)
+          release(r, now)
+          tables.runs.set(run.id, r)
+          for (const e of endedEvents(run)) appendEvent(tables, run.id, e.type, e.data, now)
           return toRow(r, now)
         }),
       get: (tenant, id) =>

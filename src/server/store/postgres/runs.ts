@@ -12,7 +12,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import { Limits, type Result, RunStatus } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
-import { type AutoSuspend, CANCELLED, type CancelWhere, Control, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
+import { type AutoSuspend, CANCELLED, type CancelWhere, Control, type EndedRun, endedEvents, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
 const RunColumns = {
@@ -94,6 +94,25 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json({ owner: run.owner })} FROM r)
+          SELECT ${columns} FROM r`,
+      )
+    })
+
+    // version 1: the row as `insert` then `finish` leave it. The events go in their order (ids follow ORDER BY n).
+    const insertEnded = Effect.fn("RunStore.insertEnded")(function* (run: EndedRun) {
+      return yield* first(
+        yield* sql`
+          WITH r AS (
+            INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed)
+            VALUES (${run.id}, ${run.tenant}, ${run.status}, ${run.code}, ${json(run.limits)},
+                    ${run.tools === null ? null : json(run.tools)}, ${json(run.result)}, 1, ${run.requestHash}, ${run.seed})
+            ON CONFLICT (id) DO NOTHING
+            RETURNING *
+          ), e AS (
+            INSERT INTO events (run_id, type, data)
+            SELECT r.id, l.e->>'type', l.e->'data'
+            FROM r, jsonb_array_elements(${json(endedEvents(run))}) WITH ORDINALITY AS l(e, n) ORDER BY n
+          )
           SELECT ${columns} FROM r`,
       )
     })
@@ -271,6 +290,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     return RunStore.of(
       retrying({
         insert,
+        insertEnded,
         get,
         list,
         countByStatus,
