@@ -37,8 +37,8 @@
  * | `CODEMODE_SNAPSHOT_KEY`       | (unset)            | key signing saved run states (16+ bytes); with           |
  * |                               |                    | `DATABASE_URL` every replica the same (unset: a warning, |
  * |                               |                    | unsigned states); generated beside `PGLITE_DIR` without  |
- * | `CODEMODE_WORKERS`            | available cores    | processes that run programs (isolation/pool.ts); 0 runs  |
- * |                               |                    | them in the service's own thread (debugging only)        |
+ * | `CODEMODE_WORKERS`            | available cores    | processes that run programs (isolation/executor.ts); 0   |
+ * |                               |                    | runs them in the service's own thread (debugging only)   |
  * | `CODEMODE_WORKER_HEAP_MB`     | 2048               | V8 heap limit of each of those processes                 |
  * | `CODEMODE_WORKER_GRACE_MS`    | 5000               | how long past a run's deadline an unanswering process is |
  * |                               |                    | given before it is killed (and a cancel before it is)    |

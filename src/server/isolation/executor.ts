@@ -1,0 +1,110 @@
+/**
+ * Runs programs in a pool of child processes (`CODEMODE_WORKERS`, one per core by default), each with a V8 heap
+ * limit (`CODEMODE_WORKER_HEAP_MB`), behind the same `Executor` port as the in-thread executor. The HTTP layer,
+ * Postgres and webhooks stay here: a child hosts the VM, and asks this process to perform its runs' tool calls
+ * (protocol.ts). A run's state crosses as the bytes it already is. Why processes: process.ts; what happens when
+ * one dies: pool.ts.
+ */
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { Limits } from "../api.ts"
+import { ServerConfig } from "../config.ts"
+import { Executor, fromLibrary, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
+import { snapshotKey, type SnapshotKeyMissing } from "../snapshot-key.ts"
+import { Pool } from "./pool.ts"
+import type { Answer, Child } from "./process.ts"
+import type { ToChild, ToolSpec } from "./protocol.ts"
+
+const specOf = (tools: ReadonlyArray<ToolBinding>): Array<ToolSpec> =>
+  tools.map((t) => ({ path: t.path, description: t.description, input: t.input, output: t.output, mode: t.mode }))
+
+const refusedBy = (answer: Answer): Effect.Effect<Uint8Array | undefined, SuspendRefused> =>
+  answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.state) : Effect.fail(new SuspendRefused(answer.refusal))
+
+/** The executor over a pool. The catalog and tool checks need no isolation: they only render schemas. */
+const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshotKey: string | undefined): Executor["Service"] => {
+  const local = fromLibrary(library, { snapshotKey })
+  const program = (
+    runId: string,
+    start: ToChild & { type: "start" | "resume" },
+    tools: ReadonlyArray<ToolBinding>,
+    onLog: ((line: string) => void) | undefined,
+    limits: Limits | undefined,
+  ): Program => {
+    const current: { child: Child | undefined } = { child: undefined }
+    return {
+      run: pool.run(runId, start, tools, onLog, limits?.timeoutMs ?? pool.options.defaultTimeoutMs, current),
+      suspend: Effect.suspend(() => pool.request(current.child, runId, "suspend")).pipe(Effect.flatMap(refusedBy), Effect.asVoid),
+      checkpoint: Effect.suspend(() => pool.request(current.child, runId, "checkpoint")).pipe(Effect.flatMap(refusedBy)),
+    }
+  }
+  return Executor.of({
+    program: (spec) =>
+      Effect.sync(() =>
+        program(
+          spec.runId,
+          { type: "start", runId: spec.runId, code: spec.code, limits: spec.limits, seed: spec.seed, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
+          spec.tools,
+          spec.onLog,
+          spec.limits,
+        ),
+      ),
+    resume: (spec) =>
+      Effect.sync(() =>
+        program(
+          spec.runId,
+          { type: "resume", runId: spec.runId, state: spec.state, replay: spec.replay, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
+          spec.tools,
+          spec.onLog,
+          spec.replay?.limits,
+        ),
+      ),
+    catalog: local.catalog,
+    check: local.check,
+  })
+}
+
+/** The executor the service runs with: the pool, or (`CODEMODE_WORKERS=0`) the VM in this thread. */
+export class PoolConfigInvalid extends Data.TaggedError("PoolConfigInvalid")<{ readonly detail: string }> {
+  override get message(): string {
+    return this.detail
+  }
+}
+
+export const layer: Layer.Layer<Executor, SnapshotKeyMissing | PoolConfigInvalid, ServerConfig> = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* ServerConfig
+    const key = yield* snapshotKey(config)
+    if (config.workers === 0) return Executor.layerSigned(key)
+    // The run's budget must end it before its process's heap does: the budget fails one run, the heap its process.
+    if (config.maxMemoryBytes >= config.workerHeapMb * 1024 * 1024) {
+      return yield* new PoolConfigInvalid({
+        detail: `CODEMODE_MAX_MEMORY_BYTES (${config.maxMemoryBytes}) must be below CODEMODE_WORKER_HEAP_MB (${config.workerHeapMb} MiB)`,
+      })
+    }
+    return Layer.effect(
+      Executor,
+      Effect.gen(function* () {
+        // The processes load the library while this one does.
+        const pool = yield* Effect.acquireRelease(
+          Effect.sync(
+            () =>
+              new Pool({
+                size: config.workers,
+                heapMb: config.workerHeapMb,
+                graceMs: config.workerGraceMs,
+                defaultTimeoutMs: config.defaultTimeoutMs,
+                snapshotKey: key,
+              }),
+          ),
+          (pool) => Effect.sync(() => pool.close()),
+        )
+        const library = yield* Effect.promise(() => import("../../index.ts"))
+        // The service listens only once it can run programs.
+        yield* Effect.promise(() => pool.ready())
+        return pooled(library, pool, key)
+      }),
+    )
+  }),
+)

@@ -1,0 +1,201 @@
+/**
+ * One child process of the pool, as the parent sees it: it forks child.ts with a V8 heap limit, hosts runs in it,
+ * performs the tool calls they ask for (protocol.ts), and, when the process dies, says why and which of its runs
+ * may start again elsewhere.
+ *
+ * Why processes and not worker threads: a worker thread that reaches its heap limit is stopped cleanly only when
+ * the allocation that crosses the limit is small. Node then raises the limit a little and terminates the thread;
+ * an allocation larger than that allowance (one flattened 128 MB string, one large array's backing store) makes
+ * V8 abort the whole process. A child process that aborts takes nothing else with it (docs/internals.md,
+ * "Isolation", has the measurements).
+ */
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import { fork, type ChildProcess } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import type { Outcome, ToolBinding } from "../executor.ts"
+import type { ToChild, ToParent } from "./protocol.ts"
+
+// Beside this file: child.ts in a checkout, child.js in the compiled package (tsc rewrites imports, not URLs).
+const CHILD = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./child.ts" : "./child.js", import.meta.url))
+
+/** The child's environment: the parent's, with the key it signs with (the embedded mode's is generated, not set). */
+const keyed = (env: NodeJS.ProcessEnv, key: string | undefined): NodeJS.ProcessEnv =>
+  key === undefined ? env : { ...env, CODEMODE_SNAPSHOT_KEY: key }
+
+export interface PoolOptions {
+  readonly size: number
+  readonly heapMb: number
+  readonly graceMs: number
+  /** The deadline of a run whose limits the service does not know (a resumed run keeps its saved limits). */
+  readonly defaultTimeoutMs: number
+  readonly snapshotKey: string | undefined
+}
+
+/** Why a child stopped, as its runs' diagnostics say it. */
+export type Death = { readonly culprits: ReadonlySet<string>; readonly message: string }
+
+export type Settled =
+  | { readonly type: "outcome"; readonly outcome: Outcome }
+  | { readonly type: "ended" }
+  | { readonly type: "died"; readonly death: Death }
+
+/** A run as hosted by one child. */
+export interface Hosted {
+  readonly runId: string
+  readonly tools: ReadonlyMap<string, ToolBinding>
+  readonly onLog: ((line: string) => void) | undefined
+  readonly deadline: number
+  readonly calls: Map<number, Fiber.Fiber<void>>
+  callsMade: number
+  /** Log lines to drop: the ones an earlier attempt of this run already delivered. */
+  skipLogs: number
+  logged: number
+  settle: (settled: Settled) => void
+}
+
+export type Answer = Extract<ToParent, { type: "answer" }> | undefined
+
+export class Child {
+  readonly process: ChildProcess
+  readonly ready: Promise<boolean>
+  readonly runs = new Map<string, Hosted>()
+  readonly requests = new Map<number, (answer: Answer) => void>()
+  alive = true
+  isReady = false
+  /** Set when the child died: the runs it hosted that may start again (no tool call yet, not the culprit). */
+  retry: ReadonlyArray<string> = []
+  /** For a quarantine child: how many runs were sent to it; it is stopped once all of them have ended. */
+  expected = 0
+  /** The quarantine children the retried runs of this one go to (one, or two halves when this one was one). */
+  readonly successors: Array<Child | undefined> = []
+  lastPong = Date.now()
+  private stderr = ""
+  private killedFor: Death | undefined
+  death: Death | undefined
+
+  readonly options: PoolOptions
+
+  readonly quarantine: boolean
+
+  constructor(options: PoolOptions, quarantine: boolean, onExit: (child: Child) => void) {
+    this.options = options
+    this.quarantine = quarantine
+    this.process = fork(CHILD, [], {
+      serialization: "advanced",
+      env: keyed(process.env, options.snapshotKey),
+      execArgv: [`--max-old-space-size=${options.heapMb}`, "--disable-warning=ExperimentalWarning"],
+      stdio: ["ignore", "inherit", "pipe", "ipc"],
+    })
+    // Only the end of what a dying child prints matters (V8's out-of-memory report).
+    this.process.stderr!.on("data", (chunk: Buffer) => void (this.stderr = (this.stderr + chunk.toString()).slice(-4096)))
+    this.ready = new Promise((resolve) => {
+      this.process.on("message", (message: ToParent) => {
+        if (message.type === "ready") resolve((this.isReady = true))
+        else this.receive(message)
+      })
+      this.process.once("exit", (code, signal) => {
+        resolve(false)
+        this.died(code, signal)
+        onExit(this)
+      })
+    })
+    this.process.on("error", () => {})
+  }
+
+  send(message: ToChild): void {
+    if (this.alive && this.process.connected) this.process.send(message, (error) => void error)
+  }
+
+  /** Stops the child now; its runs end with `death` (those it names as culprits) or are retried. */
+  kill(death: Death): void {
+    if (!this.alive) return
+    this.killedFor = death
+    this.process.kill("SIGKILL")
+  }
+
+  private receive(message: ToParent): void {
+    switch (message.type) {
+      case "pong":
+        this.lastPong = Date.now()
+        return
+      case "call": {
+        const hosted = this.runs.get(message.runId)
+        const tool = hosted?.tools.get(message.path)
+        if (hosted === undefined || tool === undefined) {
+          return this.send({ type: "reply", id: message.id, ok: false, message: `Unknown tool ${message.path}` })
+        }
+        hosted.callsMade++
+        const context = { key: message.key }
+        const effect: Effect.Effect<unknown, Error> =
+          tool.mode === "durable"
+            ? message.op === "start"
+              ? tool.start(message.input, context)
+              : message.op === "wait"
+                ? tool.wait(context)
+                : tool.cancel(context)
+            : tool.call(message.input, context)
+        const id = message.id
+        hosted.calls.set(
+          id,
+          Effect.runFork(
+            Effect.exit(effect).pipe(
+              Effect.flatMap((exit) =>
+                Effect.sync(() => {
+                  hosted.calls.delete(id)
+                  if (exit._tag === "Success") this.send({ type: "reply", id, ok: true, value: exit.value })
+                  // An interrupted call was aborted by the child, which no longer waits for it.
+                  else if (!Cause.hasInterruptsOnly(exit.cause)) {
+                    const error = Cause.squash(exit.cause)
+                    this.send({ type: "reply", id, ok: false, message: error instanceof Error ? error.message : String(error) })
+                  }
+                }),
+              ),
+            ),
+          ),
+        )
+        return
+      }
+      case "abort": {
+        for (const hosted of this.runs.values()) {
+          const fiber = hosted.calls.get(message.id)
+          if (fiber !== undefined) return void Effect.runFork(Fiber.interrupt(fiber))
+        }
+        return
+      }
+      case "log": {
+        const hosted = this.runs.get(message.runId)
+        if (hosted === undefined) return
+        if (hosted.skipLogs > 0) return void hosted.skipLogs--
+        hosted.logged++
+        return hosted.onLog?.(message.line)
+      }
+      case "outcome":
+        return this.runs.get(message.runId)?.settle({ type: "outcome", outcome: message.outcome })
+      case "ended":
+        return this.runs.get(message.runId)?.settle({ type: "ended" })
+      case "answer": {
+        const answer = this.requests.get(message.request)
+        this.requests.delete(message.request)
+        return answer?.(message)
+      }
+    }
+  }
+
+  private died(code: number | null, signal: NodeJS.Signals | null): void {
+    this.alive = false
+    const outOfMemory = /heap out of memory|Allocation failed/.test(this.stderr)
+    const death: Death = this.killedFor ?? {
+      culprits: new Set(),
+      message: outOfMemory
+        ? `The process running this run ran out of memory (its heap limit is ${this.options.heapMb} MB) and was stopped`
+        : `The process running this run stopped unexpectedly (${signal ?? `exit code ${code}`})`,
+    }
+    this.death = death
+    this.retry = [...this.runs.values()].filter((h) => h.callsMade === 0 && !death.culprits.has(h.runId)).map((h) => h.runId)
+    for (const answer of this.requests.values()) answer(undefined)
+    this.requests.clear()
+    for (const hosted of [...this.runs.values()]) hosted.settle({ type: "died", death })
+  }
+}
