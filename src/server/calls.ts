@@ -38,6 +38,8 @@ export interface RunCalls {
   readonly busy: (delta: 1 | -1) => Effect.Effect<void>
   /** A started durable call began or stopped waiting for its completion. */
   readonly waiting: (key: string, on: boolean) => Effect.Effect<void>
+  /** Writes the lines the run logged so far: a call's events follow the lines logged before it, as in the program. */
+  readonly flushLogs: Effect.Effect<void>
   /** A call's outcome or a durable call's data was recorded: a call boundary worth a checkpoint. */
   readonly boundary: Effect.Effect<void>
   /** The run cannot go on safely (its replay diverged from the journal): it is failed with `message`. */
@@ -87,7 +89,8 @@ export const makeCalls = (deps: CallDeps) => {
    * tried again), the call fails unsent.
    */
   const recordFirst = (run: RunCalls, tool: ToolRow, write: Effect.Effect<void, SqlError.SqlError>) =>
-    write.pipe(
+    run.flushLogs.pipe(
+      Effect.andThen(write),
       Effect.andThen(notifications.publish({ type: "events", runId: run.runId })),
       Effect.catch((e) =>
         Effect.logWarning("could not record a tool call; it is not sent", e).pipe(
@@ -115,6 +118,7 @@ export const makeCalls = (deps: CallDeps) => {
 
   const settle = (run: RunCalls, tool: ToolRow, key: string, outcome: StoredOutcome) =>
     Effect.sync(() => metrics.call(tool.mode, outcome.ok)).pipe(
+      Effect.andThen(run.flushLogs),
       Effect.andThen(record(run.runId, store.settled(run.runId, key, outcome))),
       Effect.andThen(run.boundary),
     )

@@ -178,3 +178,26 @@ describe("secret rotation", () => {
     expect((await request(server.url, "POST", "/v1/tools/rot.none/secret")).status).toBe(404)
   })
 })
+
+describe("events", () => {
+  it("logs and calls are in the order the program made them, each event once with a rising id", async () => {
+    const r = await run(`console.log("before"); await tools.users.get({ id: "1" }); console.log("after"); return 1`)
+    expect(r.status).toBe("succeeded")
+    const text = await (await fetch(`${server.url}/v1/runs/${r.id}/events`)).text()
+    const events = text.split("\n\n").filter((b) => b.includes("event:")).map((block) => {
+      const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim()
+      return { id: field("id")!, event: field("event")!, data: JSON.parse(field("data") ?? "{}") as { line?: string } }
+    })
+    const order = events.map((e) => (e.event === "log" ? `log ${e.data.line}` : e.event))
+    expect(order.filter((e) => e.startsWith("log ") || e.startsWith("call."))).toStrictEqual([
+      "log before",
+      "call.started",
+      "call.settled",
+      "log after",
+    ])
+    expect(order.indexOf("log before")).toBeLessThan(order.indexOf("call.started"))
+    expect(order.indexOf("call.settled")).toBeLessThan(order.indexOf("log after"))
+    const ids = events.map((e) => BigInt(e.id))
+    expect(ids.every((id, i) => i === 0 || id > ids[i - 1]!)).toBe(true)
+  })
+})

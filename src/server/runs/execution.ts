@@ -17,6 +17,7 @@ import * as Fiber from "effect/Fiber"
 import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Semaphore from "effect/Semaphore"
 import * as PubSub from "effect/PubSub"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
@@ -77,6 +78,7 @@ interface Running {
   checkpointAgain: boolean
   /** Lines logged and not yet written as events, and how many were written. */
   logs: Array<string>
+  readonly flushLock: Semaphore.Semaphore
   logged: number
 }
 
@@ -225,15 +227,18 @@ export class Execution extends Context.Service<
         return { logs: lines, truncated: dropped > 0 && run.logged === MAX_LOG_EVENTS && (first || lines.length > 0) }
       }
 
-      /** Writes the lines logged since the last flush as `log` events (an unrecorded run keeps them for its end). */
+      /**
+       * Writes the lines logged since the last flush as `log` events (an unrecorded run keeps them for its end), one
+       * flush at a time, so the timer's and a call's flushes cannot write a run's lines out of order.
+       */
       const flushLogs = (run: Running) =>
-        Effect.suspend(() => {
+        run.flushLock.withPermit(Effect.suspend(() => {
           if (run.logs.length === 0 || run.unrecorded !== undefined) return Effect.void
           const { logs, truncated } = takeLogs(run)
           return events
             .appendLogs(run.id, logs, truncated)
             .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
-        })
+        }))
 
       const interruptFiber = (id: string) =>
         Effect.flatMap(FiberMap.get(fibers, id), (fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void))
@@ -270,6 +275,7 @@ export class Execution extends Context.Service<
         busy: (delta) =>
           (delta === 1 ? recordFirst(run) : Effect.void).pipe(Effect.andThen(Effect.suspend(() => ((run.busy += delta), armIdle(run))))),
         waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
+        flushLogs: flushLogs(run),
         boundary: checkpoint(run),
         fault: (message) =>
           Effect.suspend(() => {
@@ -385,6 +391,7 @@ export class Execution extends Context.Service<
           checkpointing: false,
           checkpointAgain: false,
           logs: [],
+          flushLock: Semaphore.makeUnsafe(1),
           logged: 0,
         }
         running.set(row.id, run)
