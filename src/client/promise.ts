@@ -53,6 +53,7 @@ const apiStatus: Record<string, number> = {
   NotFound: 404,
   Conflict: 409,
   PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
   Unavailable: 503,
 }
 

@@ -59,7 +59,12 @@ export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(errorF
 }
 
 /** Any of the error answers, as the server builds them. */
-export type ApiError = BadRequest | Unauthorized | NotFound | Conflict | PayloadTooLarge | Unavailable
+/** A request body that is not JSON (`content-type` other than `application/json`). */
+export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(errorFields, { httpApiStatus: 415 }) {
+  readonly _tag = "UnsupportedMediaType"
+}
+
+export type ApiError = BadRequest | Unauthorized | NotFound | Conflict | PayloadTooLarge | UnsupportedMediaType | Unavailable
 
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ import {
   Namespace,
   NotFound,
   PayloadTooLarge,
+  UnsupportedMediaType,
   PutNamespace,
   RegisterTool,
   RegisteredTool,
@@ -67,7 +68,7 @@ export class Idempotency extends HttpApiMiddleware.Service<Idempotency, { requir
  * The errors every `/v1` endpoint declares: any request can be malformed or too large, name something that does
  * not exist or is in the wrong state, or meet a database that is down (401 comes with the auth middleware).
  */
-const v1Errors = [BadRequest, NotFound, Conflict, PayloadTooLarge, Unavailable] as const
+const v1Errors = [BadRequest, NotFound, Conflict, PayloadTooLarge, UnsupportedMediaType, Unavailable] as const
 
 const idParam = { id: Schema.String }
 const pathParam = { path: ToolPath }
