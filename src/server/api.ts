@@ -206,6 +206,26 @@ export const CallHeartbeat = Schema.Struct({
 }).annotate({ identifier: "CallHeartbeat" })
 export type CallHeartbeat = typeof CallHeartbeat.Type
 
+/**
+ * A state a run saved at a call boundary, kept so a run can be forked from it: `calls` calls had been admitted
+ * when it was taken; `after` is the last of them (its outcome is null while it had none).
+ */
+export const RunCheckpoint = Schema.Struct({
+  seq: Schema.Int,
+  calls: Schema.Int,
+  size: Schema.Int,
+  createdAt: Schema.String,
+  after: Schema.optionalKey(
+    Schema.Struct({ key: Schema.String, path: Schema.String, input: Schema.NullOr(Schema.Json), outcome: Schema.NullOr(Schema.Json) }),
+  ),
+}).annotate({ identifier: "RunCheckpoint" })
+export type RunCheckpoint = typeof RunCheckpoint.Type
+
+export const RunCheckpoints = Schema.Struct({ runId: Schema.String, checkpoints: Schema.Array(RunCheckpoint) }).annotate({
+  identifier: "RunCheckpoints",
+})
+export type RunCheckpoints = typeof RunCheckpoints.Type
+
 export const RunPage = Schema.Struct({
   runs: Schema.Array(Run),
   nextCursor: Schema.optionalKey(Schema.String),

@@ -42,6 +42,8 @@
  * | `CODEMODE_WORKER_HEAP_MB`     | 2048               | V8 heap limit of each of those processes                 |
  * | `CODEMODE_WORKER_GRACE_MS`    | 5000               | how long past a run's deadline an unanswering process is |
  * |                               |                    | given before it is killed (and a cancel before it is)    |
+ * | `CODEMODE_CHECKPOINT_MAX_PER_RUN` | 1000           | states kept per run for forks (oldest go first)          |
+ * | `CODEMODE_CHECKPOINT_RETENTION_MS` | 604800000     | how long a kept state lives (default 7 days)             |
  */
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
@@ -82,6 +84,9 @@ export interface ServerConfigShape {
   readonly workers: number
   readonly workerHeapMb: number
   readonly workerGraceMs: number
+  /** Retention of the states kept at call boundaries for forks (migrations/0008_checkpoints.ts). */
+  readonly checkpointMaxPerRun: number
+  readonly checkpointRetentionMs: number
 }
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
@@ -126,6 +131,8 @@ export const config: Config.Config<ServerConfigShape> = Config.all({
   workers: nonNegative("CODEMODE_WORKERS", availableParallelism()),
   workerHeapMb: positive("CODEMODE_WORKER_HEAP_MB", 2048),
   workerGraceMs: positive("CODEMODE_WORKER_GRACE_MS", 5_000),
+  checkpointMaxPerRun: positive("CODEMODE_CHECKPOINT_MAX_PER_RUN", 1_000),
+  checkpointRetentionMs: positive("CODEMODE_CHECKPOINT_RETENTION_MS", 7 * 24 * 3_600_000),
 })
 
 export class ServerConfig extends Context.Service<ServerConfig, ServerConfigShape>()("codemode/server/ServerConfig") {

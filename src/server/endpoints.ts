@@ -33,6 +33,7 @@ import {
   ResumeRun,
   Run,
   RunAccepted,
+  RunCheckpoints,
   RunEvent,
   RunPage,
   ToolPath,
@@ -98,6 +99,15 @@ export class RunsGroup extends HttpApiGroup.make("runs")
       OpenApi.Description,
       "The run's history as Server-Sent Events (status changes, tool calls and their outcomes), then its new events " +
         "live, from any replica; `Last-Event-ID` continues after an event. The stream ends after the run's last event.",
+    ),
+    HttpApiEndpoint.get("checkpoints", "/v1/runs/:id/checkpoints", {
+      params: idParam,
+      success: RunCheckpoints,
+      error: v1Errors,
+    }).annotate(
+      OpenApi.Description,
+      "The states the run saved at its call boundaries that the retention policy still keeps, oldest first: each " +
+        "with the number of calls made before it and the call it follows (key, path, input, outcome).",
     ),
     HttpApiEndpoint.post("suspend", "/v1/runs/:id/suspend", {
       params: idParam,

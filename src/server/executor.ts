@@ -108,7 +108,17 @@ export interface Program {
    */
   readonly suspend: Effect.Effect<void, SuspendRefused>
   /** The state a suspend would save now, while the run goes on; undefined when the run has ended. */
-  readonly checkpoint: Effect.Effect<Uint8Array | undefined, SuspendRefused>
+  readonly checkpoint: Effect.Effect<Checkpoint | undefined, SuspendRefused>
+}
+
+/**
+ * A state taken while the run goes on, with where it sits in the run's call journal (so the service can list and
+ * fork it without reading snapshots): the number of calls admitted, and the key of the last of them.
+ */
+export interface Checkpoint {
+  readonly bytes: Uint8Array
+  readonly calls: number
+  readonly lastKey: string | undefined
 }
 
 export interface CatalogEntry {
@@ -206,6 +216,13 @@ const endedWithoutOutcome =
 /** The library's SnapshotError for a state whose signature is missing or does not match (src/snapshot/signature.ts). */
 const forged = (e: Error): boolean => /signature|not signed/.test(e.message)
 
+/** Where a state sits in its call journal: the snapshot's run record lists the admitted calls (`toolCalls`). */
+const journalPosition = (run: unknown): { readonly calls: number; readonly lastKey: string | undefined } => {
+  const calls = (run as { readonly toolCalls?: ReadonlyArray<{ readonly key?: unknown }> } | null)?.toolCalls ?? []
+  const last = calls[calls.length - 1]?.key
+  return { calls: calls.length, lastKey: typeof last === "string" ? last : undefined }
+}
+
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 /** The executor over a loaded library, in this thread (the isolation pool's processes host one each). */
@@ -230,7 +247,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
     // race): for the service that run has ended, which `suspend` and `checkpoint` answer without effect.
     suspend: vm.suspend().pipe(Effect.asVoid, Effect.mapError(refused), endedWithoutOutcome(undefined)),
     checkpoint: vm.checkpoint().pipe(
-      Effect.map((o) => (o.ok === "suspended" ? CodeMode.toBytes(o.state) : undefined)),
+      Effect.map((o) => (o.ok === "suspended" ? { bytes: CodeMode.toBytes(o.state), ...journalPosition(o.state.run) } : undefined)),
       Effect.mapError(refused),
       endedWithoutOutcome(undefined),
     ),

@@ -146,6 +146,7 @@ const RunsHandlers = HttpApiBuilder.group(
         }
         return handle(withTenant((t) => runs.events(t, params.id, last)))
       })
+      .handle("checkpoints", ({ params }) => handle(withTenant((t) => runs.checkpoints(t, params.id))))
       .handle("suspend", ({ params }) => handle(withTenant((t) => runs.suspend(t, params.id))))
       .handle("resume", ({ params, payload }) =>
         handle(withTenant((t) => runs.resume(t, params.id, waitMs(payload.wait, config, true)))),

@@ -17,6 +17,7 @@ const SUMMARIES: Record<string, string> = {
   "runs.list": "List runs",
   "runs.get": "Get a run (optionally waiting for it)",
   "runs.events": "Stream a run's events",
+  "runs.checkpoints": "List a run's kept checkpoints",
   "runs.suspend": "Suspend a run",
   "runs.resume": "Resume a suspended run",
   "runs.cancel": "Cancel a run",

@@ -18,7 +18,7 @@ import * as PubSub from "effect/PubSub"
 import type * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
-import type { CallCompletion, CallHeartbeat, CallOutcome, CreateRun, Run, RunEvent, RunPage } from "./api.ts"
+import type { CallCompletion, CallHeartbeat, CallOutcome, CreateRun, Run, RunCheckpoints, RunEvent, RunPage } from "./api.ts"
 import { ServerConfig } from "./config.ts"
 import type { Executor } from "./executor.ts"
 import type { Metrics } from "./metrics.ts"
@@ -32,7 +32,7 @@ import { RunControl } from "./runs/control.ts"
 import { RunEvents } from "./runs/events.ts"
 import { Execution, type Saved } from "./runs/execution.ts"
 import { Ownership } from "./runs/ownership.ts"
-import { type CallWhere, callWhere, fingerprint, failed, isEventId, type ListOptions, outcomeView, toView } from "./runs/views.ts"
+import { type CallWhere, callWhere, checkpointView, fingerprint, failed, isEventId, type ListOptions, outcomeView, toView } from "./runs/views.ts"
 import { CallStore } from "./store/calls.ts"
 import type { EventStore } from "./store/events.ts"
 import { type NewRun, RunStore, type RunRow } from "./store/runs.ts"
@@ -65,6 +65,8 @@ export class Runs extends Context.Service<
     readonly suspend: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
     readonly resume: (tenant: string, id: string, waitMs: number) => Effect.Effect<Run, RunsError>
     readonly cancel: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
+    /** The run's kept checkpoints, oldest first (`RunStore.checkpoints`). */
+    readonly checkpoints: (tenant: string, id: string) => Effect.Effect<RunCheckpoints, RunNotFound | SqlError.SqlError>
     /** The run's history from the event after `after`, then its new events as they happen (`RunEvents.follow`). */
     readonly events: (
       tenant: string,
@@ -255,6 +257,12 @@ export class Runs extends Context.Service<
         return { key: beat.key, runId: beat.runId, state: beat.state as CallHeartbeat["state"] }
       })
 
+      const checkpoints = Effect.fn("Runs.checkpoints")(function* (tenant: string, id: string) {
+        const kept = yield* store.checkpoints(tenant, id)
+        if (kept === undefined) return yield* new RunNotFound({ id })
+        return { runId: id, checkpoints: kept.map(checkpointView) }
+      })
+
       const drain = execution.drain.pipe(Effect.andThen(events.close))
       // Drained before the services behind this one close (the sweep and lease renewal still run meanwhile).
       yield* Effect.addFinalizer(() => drain)
@@ -266,6 +274,7 @@ export class Runs extends Context.Service<
         suspend: (tenant, id) => Effect.flatMap(control.suspend(tenant, id), view),
         resume,
         cancel: (tenant, id) => Effect.flatMap(control.cancel(tenant, id), view),
+        checkpoints,
         events: events.follow,
         complete,
         heartbeat,

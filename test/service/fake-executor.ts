@@ -108,7 +108,9 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
       : Effect.void,
   )
   const suspend = blocked.pipe(Effect.andThen(Deferred.succeed(suspendSignal, undefined)), Effect.andThen(Deferred.await(outcome)), Effect.asVoid)
-  const checkpoint = blocked.pipe(Effect.as(encode({ code: from.code, step, results, toolCalls })))
+  const checkpoint = blocked.pipe(
+    Effect.map(() => ({ bytes: encode({ code: from.code, step, results, toolCalls }), calls: toolCalls.length, lastKey: toolCalls.at(-1)?.key })),
+  )
   return { run, suspend, checkpoint }
 }
 

@@ -47,6 +47,10 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
     { name: "suspended", path: `/v1/runs/${suspended}`, status: 200 },
     { name: "missing", path: "/v1/runs/missing", status: 404 },
   ],
+  "runs.checkpoints": [
+    { name: "kept", path: `/v1/runs/${settled}/checkpoints`, status: 200 },
+    { name: "missing", path: "/v1/runs/missing/checkpoints", status: 404 },
+  ],
   "runs.suspend": [
     { name: "running", path: `/v1/runs/${running}/suspend`, status: 200 },
     { name: "missing", path: "/v1/runs/missing/suspend", status: 404 },

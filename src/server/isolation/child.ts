@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import { fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
+import { type Checkpoint, fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
 import type { CallOp, ToChild, ToolSpec, ToParent } from "./protocol.ts"
 
 const send = (message: ToParent): void => {
@@ -72,12 +72,12 @@ const host = (runId: string, make: Effect.Effect<Program, { readonly message: st
 
 const answer = (request: number, runId: string, op: "suspend" | "checkpoint"): void => {
   const program = runs.get(runId)?.program
-  if (program === undefined) return send({ type: "answer", request, ok: true, state: undefined })
-  const effect: Effect.Effect<Uint8Array | undefined, SuspendRefused> =
+  if (program === undefined) return send({ type: "answer", request, ok: true, checkpoint: undefined })
+  const effect: Effect.Effect<Checkpoint | undefined, SuspendRefused> =
     op === "suspend" ? Effect.as(program.suspend, undefined) : program.checkpoint
   Effect.runFork(
     Effect.match(effect, {
-      onSuccess: (state) => send({ type: "answer", request, ok: true, state }),
+      onSuccess: (checkpoint) => send({ type: "answer", request, ok: true, checkpoint }),
       onFailure: (e) => send({ type: "answer", request, ok: false, refusal: { reason: e.reason, detail: e.detail, calls: e.calls } }),
     }),
   )

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Limits } from "../api.ts"
 import { ServerConfig } from "../config.ts"
-import { Executor, fromLibrary, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
+import { type Checkpoint, Executor, fromLibrary, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
 import { snapshotKey, type SnapshotKeyMissing } from "../snapshot-key.ts"
 import { Pool } from "./pool.ts"
 import type { Answer, Child } from "./process.ts"
@@ -19,8 +19,8 @@ import type { ToChild, ToolSpec } from "./protocol.ts"
 const specOf = (tools: ReadonlyArray<ToolBinding>): Array<ToolSpec> =>
   tools.map((t) => ({ path: t.path, description: t.description, input: t.input, output: t.output, mode: t.mode }))
 
-const refusedBy = (answer: Answer): Effect.Effect<Uint8Array | undefined, SuspendRefused> =>
-  answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.state) : Effect.fail(new SuspendRefused(answer.refusal))
+const refusedBy = (answer: Answer): Effect.Effect<Checkpoint | undefined, SuspendRefused> =>
+  answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.checkpoint) : Effect.fail(new SuspendRefused(answer.refusal))
 
 /** The executor over a pool. The catalog and tool checks need no isolation: they only render schemas. */
 const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshotKey: string | undefined): Executor["Service"] => {

@@ -4,7 +4,7 @@
  * crosses as the bytes it already is and nothing here needs its own encoding.
  */
 import type { BlockingCall, Limits, Result } from "../api.ts"
-import type { NamespaceBinding, ToolShape } from "../executor.ts"
+import type { Checkpoint, NamespaceBinding, ToolShape } from "../executor.ts"
 
 /** A tool as the child sees it: its shape and how it is called; the call itself happens in the service. */
 export interface ToolSpec extends ToolShape {
@@ -53,6 +53,6 @@ export type ToParent =
   | { readonly type: "outcome"; readonly runId: string; readonly outcome: Result | { readonly ok: "suspended"; readonly state: Uint8Array } }
   /** The run was cancelled and has stopped (no outcome follows). */
   | { readonly type: "ended"; readonly runId: string }
-  | { readonly type: "answer"; readonly request: number; readonly ok: true; readonly state: Uint8Array | undefined }
+  | { readonly type: "answer"; readonly request: number; readonly ok: true; readonly checkpoint: Checkpoint | undefined }
   | { readonly type: "answer"; readonly request: number; readonly ok: false; readonly refusal: Refusal }
   | { readonly type: "pong"; readonly seq: number }

@@ -201,7 +201,10 @@ export class Execution extends Context.Service<
               yield* Effect.sleep(attempt === 0 ? 0 : 20)
               const taken = yield* Effect.exit(run.program.checkpoint)
               if (taken._tag === "Failure") continue
-              if (taken.value !== undefined) yield* store.checkpoint(run.id, me, taken.value)
+              const at = taken.value
+              if (at !== undefined) {
+                yield* store.checkpoint(run.id, me, at.bytes, { calls: at.calls, lastKey: at.lastKey, keep: config.checkpointMaxPerRun })
+              }
               return
             }
           })

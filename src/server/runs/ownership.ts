@@ -157,6 +157,8 @@ export class Ownership extends Context.Service<
         if (yield* execution.draining) return
         for (const runId of yield* callStore.expire) yield* notifications.publish({ type: "events", runId })
         for (const r of yield* store.wakeable(10)) yield* wake(r.id)
+        // Kept states past their retention go; the index on created_at keeps this cheap when none has.
+        yield* store.pruneCheckpoints(config.checkpointRetentionMs)
         for (let i = 0; i < 10 && !(yield* execution.draining); i++) {
           const taken = yield* store.takeOver(me, config.leaseMs, yield* execution.ids)
           if (taken === undefined) break

@@ -1,10 +1,11 @@
 /** How runs look from outside: the `Run` a request answers with, list cursors, request fingerprints. */
 import { createHash } from "node:crypto"
-import type { CallOutcome, CreateRun, PendingCall, Result, Run, RunStatus } from "../api.ts"
+import type * as Schema from "effect/Schema"
+import type { CallOutcome, CreateRun, PendingCall, Result, Run, RunCheckpoint, RunStatus } from "../api.ts"
 import { canonical } from "../canonical.ts"
 import { hashKey } from "../keys.ts"
 import type { CallWhere as StoredCallWhere } from "../store/calls.ts"
-import type { RunRow } from "../store/runs.ts"
+import type { CheckpointRow, RunRow } from "../store/runs.ts"
 
 /** A durable call: by key within a tenant, or by the token of its one-time callback URL. */
 export type CallWhere = { readonly tenant: string; readonly key: string } | { readonly token: string }
@@ -53,3 +54,14 @@ export const outcomeView = (outcome: unknown): CallOutcome["outcome"] => {
         },
       }
 }
+
+/** A kept checkpoint as the API shows it; the stored call's input and outcome are JSON already (jsonb). */
+export const checkpointView = (k: CheckpointRow): RunCheckpoint => ({
+  seq: k.seq,
+  calls: k.calls,
+  size: k.size,
+  createdAt: k.createdAt.toISOString(),
+  ...(k.after === undefined
+    ? {}
+    : { after: { key: k.after.key, path: k.after.path, input: (k.after.input ?? null) as Schema.Json, outcome: (k.after.outcome ?? null) as Schema.Json } }),
+})

@@ -110,6 +110,22 @@ export interface TakenOver extends Claimed {
   readonly previousOwner: string | null
 }
 
+/** Where a saved state sits in its run's call journal, and how many states to keep per run. */
+export interface CheckpointAt {
+  readonly calls: number
+  readonly lastKey: string | undefined
+  readonly keep: number
+}
+
+/** A kept state of a run (without its bytes), with the call it follows when it follows one. */
+export interface CheckpointRow {
+  readonly seq: number
+  readonly calls: number
+  readonly size: number
+  readonly createdAt: Date
+  readonly after: { readonly key: string; readonly path: string; readonly input: unknown; readonly outcome: unknown } | undefined
+}
+
 /** A suspend made by the service: the run continues by itself once woken (`wake`: at once, by any replica). */
 export interface AutoSuspend {
   readonly waiting: ReadonlyArray<string>
@@ -145,8 +161,15 @@ export class RunStore extends Context.Service<
     readonly suspend: (id: string, owner: string, snapshot: Uint8Array, auto?: AutoSuspend) => E<RunRow | undefined>
     /** A suspended run stays suspended until resumed: it no longer wakes by itself. */
     readonly pin: (tenant: string, id: string) => E<void>
-    /** Saves the checkpoint of a run `owner` executes (what another replica resumes if `owner` dies). */
-    readonly checkpoint: (id: string, owner: string, snapshot: Uint8Array) => E<void>
+    /**
+     * Saves the checkpoint of a run `owner` executes (what another replica resumes if `owner` dies), and keeps it
+     * among the run's checkpoints (at most `at.keep`: the oldest go).
+     */
+    readonly checkpoint: (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt) => E<void>
+    /** The kept checkpoints of a run, oldest first; undefined when the tenant has no such run. */
+    readonly checkpoints: (tenant: string, id: string) => E<ReadonlyArray<CheckpointRow> | undefined>
+    /** Deletes the checkpoints older than `ms`; answers how many went. */
+    readonly pruneCheckpoints: (ms: number) => E<number>
     /** Atomically takes a suspended run for `owner`. */
     readonly claim: (tenant: string, id: string, owner: string, leaseMs: number) => E<Claimed | undefined>
     /** Auto-suspended runs something they wait for has happened to (oldest first). */

@@ -151,12 +151,41 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a run keeps its checkpoints for its tenant, the call each follows, at most `keep`, pruned by age", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          yield* runs.insert(run)
+          const key = (n: number) => `${run.id}:${n}`
+          yield* runs.checkpoint(run.id, "a", bytes("s0"), { calls: 0, lastKey: undefined, keep: 3 })
+          for (const n of [1, 2, 3]) {
+            yield* calls.started(run.id, { key: key(n), path: "p.echo", mode: "plain", input: { n } })
+            yield* calls.settled(run.id, key(n), { ok: true, value: n })
+            yield* runs.checkpoint(run.id, "a", bytes(`s${n}`), { calls: n, lastKey: key(n), keep: 3 })
+          }
+          // Not the owner: neither the state nor a checkpoint is saved.
+          yield* runs.checkpoint(run.id, "b", bytes("other"), { calls: 9, lastKey: undefined, keep: 3 })
+          const kept = yield* runs.checkpoints("t", run.id)
+          assert.deepStrictEqual(
+            kept?.map((k) => [k.seq, k.calls, k.size, k.after?.key, k.after?.path, k.after?.input, k.after?.outcome]),
+            [2, 3, 4].map((seq) => [seq, seq - 1, 2, key(seq - 1), "p.echo", { n: seq - 1 }, { ok: true, value: seq - 1 }]),
+          )
+          assert.strictEqual(yield* runs.checkpoints("other", run.id), undefined)
+          assert.deepStrictEqual(yield* runs.checkpoints("t", "missing"), undefined)
+          assert.strictEqual(yield* runs.pruneCheckpoints(60_000), 0)
+          yield* elapse(300)
+          assert.isAtLeast(yield* runs.pruneCheckpoints(200), 3)
+          assert.deepStrictEqual(yield* runs.checkpoints("t", run.id), [])
+        }),
+      )
+
       it.effect("a run whose lease expired is taken over once, never from the replica still executing it", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore
           const run = newRun("dead", 50)
           yield* runs.insert(run)
-          yield* runs.checkpoint(run.id, "dead", bytes("cp"))
+          yield* runs.checkpoint(run.id, "dead", bytes("cp"), { calls: 0, lastKey: undefined, keep: 10 })
           yield* elapse(120)
           assert.isTrue((yield* runs.get("t", run.id))?.leaseExpired)
           assert.strictEqual(yield* runs.takeOver("b", 60_000, [run.id]), undefined)

@@ -79,8 +79,19 @@ export interface IdempotencyRecord {
   updatedAt: number
 }
 
+/** A state kept for forks (migrations/0008_checkpoints.ts); the bytes are not kept: nothing reads them yet. */
+export interface CheckpointRecord {
+  readonly seq: number
+  readonly calls: number
+  readonly afterKey: string | undefined
+  readonly size: number
+  readonly createdAt: number
+}
+
 export interface Tables {
   readonly runs: Map<string, RunRecord>
+  /** By run id, oldest first. */
+  readonly checkpoints: Map<string, Array<CheckpointRecord>>
   /** By `callKey(runId, key)`. */
   readonly calls: Map<string, CallRecord>
   readonly events: Array<EventRecord>
@@ -108,6 +119,7 @@ export class MemoryDatabase extends Context.Service<MemoryDatabase, Tables>()("c
   /** Empty tables: each layer built is a database of its own. */
   static readonly layer: Layer.Layer<MemoryDatabase> = Layer.sync(MemoryDatabase, () => ({
     runs: new Map(),
+    checkpoints: new Map(),
     calls: new Map(),
     events: [],
     tools: new Map(),

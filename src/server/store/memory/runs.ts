@@ -163,10 +163,40 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           r.autoResume = false
           r.wake = false
         }),
-      checkpoint: (id, owner, snapshot) =>
-        Effect.sync(() => {
+      checkpoint: (id, owner, snapshot, at) =>
+        atomically((now) => {
           const r = running(id, owner)
-          if (r !== undefined) r.snapshot = snapshot.slice()
+          if (r === undefined) return
+          r.snapshot = snapshot.slice()
+          const kept = tables.checkpoints.get(id) ?? []
+          const seq = (kept[kept.length - 1]?.seq ?? 0) + 1
+          kept.push({ seq, calls: at.calls, afterKey: at.lastKey, size: snapshot.length, createdAt: now })
+          tables.checkpoints.set(id, kept.filter((k) => k.seq > seq - at.keep))
+        }),
+      checkpoints: (tenant, id) =>
+        Effect.sync(() => {
+          const r = tables.runs.get(id)
+          if (r === undefined || r.tenant !== tenant) return undefined
+          return (tables.checkpoints.get(id) ?? []).map((k) => {
+            const c = k.afterKey === undefined ? undefined : tables.calls.get(callKey(id, k.afterKey))
+            return {
+              seq: k.seq,
+              calls: k.calls,
+              size: k.size,
+              createdAt: new Date(k.createdAt),
+              after: c === undefined ? undefined : { key: c.key, path: c.path, input: c.input, outcome: c.outcome },
+            }
+          })
+        }),
+      pruneCheckpoints: (ms) =>
+        atomically((now) => {
+          let pruned = 0
+          for (const [id, kept] of tables.checkpoints) {
+            const young = kept.filter((k) => k.createdAt >= now - ms)
+            pruned += kept.length - young.length
+            tables.checkpoints.set(id, young)
+          }
+          return pruned
         }),
       claim: (tenant, id, owner, leaseMs) =>
         Effect.suspend(() => {

@@ -12,7 +12,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import { Limits, type Result, RunStatus } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
-import { type AutoSuspend, CANCELLED, type CancelWhere, Control, type EndedRun, endedEvents, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
+import { type AutoSuspend, CANCELLED, type CancelWhere, type CheckpointAt, Control, type EndedRun, endedEvents, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
 const RunColumns = {
@@ -49,6 +49,17 @@ const Cancelled = Schema.Struct({
 const Renewed = Schema.Struct({ id: Schema.String, control: Schema.NullOr(Control) })
 const Wakeable = Schema.Struct({ id: Schema.String, tenant: Schema.String })
 const StatusCount = Schema.Struct({ status: Schema.String, n: Schema.Number })
+const Kept = Schema.Struct({
+  seq: Schema.Number,
+  calls: Schema.Number,
+  size: Schema.Number,
+  created_at: Schema.Date,
+  key: Schema.NullOr(Schema.String),
+  path: Schema.NullOr(Schema.String),
+  input: Schema.Unknown,
+  outcome: Schema.Unknown,
+})
+const Pruned = Schema.Struct({ n: Schema.Number })
 
 const toRow = (r: typeof RunRaw.Type): RunRow => ({
   id: r.id,
@@ -183,8 +194,45 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       yield* sql`UPDATE runs SET auto_resume = false, wake = false WHERE tenant = ${tenant} AND id = ${id} AND status = 'suspended'`
     })
 
-    const checkpoint = Effect.fn("RunStore.checkpoint")(function* (id: string, owner: string, snapshot: Uint8Array) {
-      yield* sql`UPDATE runs SET snapshot = ${snapshot} WHERE id = ${id} AND owner = ${owner} AND status = 'running'`
+    // One statement: the state the run resumes from and the one kept for forks are the same, or neither is saved.
+    // Checkpoints of a run are taken one at a time (runs/execution.ts), so `max(seq) + 1` does not race.
+    const checkpoint = Effect.fn("RunStore.checkpoint")(function* (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt) {
+      yield* sql`
+        WITH r AS (
+          UPDATE runs SET snapshot = ${snapshot} WHERE id = ${id} AND owner = ${owner} AND status = 'running' RETURNING id
+        ), k AS (
+          INSERT INTO checkpoints (run_id, seq, calls, after_key, snapshot, size)
+          SELECT id, coalesce((SELECT max(seq) FROM checkpoints WHERE run_id = ${id}), 0) + 1, ${at.calls}, ${at.lastKey ?? null},
+            ${snapshot}, ${snapshot.length}
+          FROM r
+          RETURNING seq
+        )
+        DELETE FROM checkpoints WHERE run_id = ${id} AND seq <= (SELECT seq FROM k) - ${at.keep}`
+    })
+
+    const checkpoints = Effect.fn("RunStore.checkpoints")(function* (tenant: string, id: string) {
+      if ((yield* get(tenant, id)) === undefined) return undefined
+      const kept = yield* decodeRows(Kept)(
+        yield* sql`
+          SELECT k.seq, k.calls, k.size, k.created_at, c.key, c.path, c.input, c.outcome
+          FROM checkpoints k LEFT JOIN calls c ON c.run_id = k.run_id AND c.key = k.after_key
+          WHERE k.run_id = ${id}
+          ORDER BY k.seq`,
+      )
+      return kept.map((k) => ({
+        seq: k.seq,
+        calls: k.calls,
+        size: k.size,
+        createdAt: k.created_at,
+        after: k.key === null || k.path === null ? undefined : { key: k.key, path: k.path, input: k.input, outcome: k.outcome },
+      }))
+    })
+
+    const pruneCheckpoints = Effect.fn("RunStore.pruneCheckpoints")(function* (ms: number) {
+      const raw = yield* sql`
+        WITH d AS (DELETE FROM checkpoints WHERE created_at < now() - ${ms} * interval '1 millisecond' RETURNING 1)
+        SELECT count(*)::int AS n FROM d`
+      return (yield* decodeRows(Pruned)(raw))[0]?.n ?? 0
     })
 
     const claimWhere = (where: Statement.Fragment, owner: string, leaseMs: number, event: Record<string, unknown>) =>
@@ -298,6 +346,8 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         suspend,
         pin,
         checkpoint,
+        checkpoints,
+        pruneCheckpoints,
         claim,
         wakeable,
         claimWoken,

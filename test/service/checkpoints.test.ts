@@ -1,0 +1,101 @@
+/**
+ * The states a run saves at its call boundaries are kept for forks (issue 17): listed per run with the call each
+ * follows, for its tenant only, at most CODEMODE_CHECKPOINT_MAX_PER_RUN of them, and pruned past
+ * CODEMODE_CHECKPOINT_RETENTION_MS. Real interpreter, real Postgres, real webhook receiver.
+ */
+import { execFile } from "node:child_process"
+import { promisify } from "node:util"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createDatabase, eventually, request, ROOT, startReceiver, startReplica, type Replica } from "./helpers.ts"
+
+const exec = promisify(execFile)
+
+let db: Awaited<ReturnType<typeof createDatabase>>
+let receiver: Awaited<ReturnType<typeof startReceiver>>
+let acme: string
+let globex: string
+
+const keysCreate = async (tenant: string) => {
+  const { stdout } = await exec(process.execPath, ["src/cli/main.ts", "keys", "create", "--tenant", tenant], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: db.url },
+  })
+  return stdout.trim()
+}
+const as = (key: string) => ({ authorization: `Bearer ${key}` })
+
+/** Five calls of one tool; the fifth fails (the receiver answers 500 for n = 5). Idempotent: a state may be taken while a call runs. */
+const fiveCalls = "for (let n = 1; n <= 5; n++) await tools.steps.do({ n })\n'done'"
+
+const replica = (env: Record<string, string> = {}) => startReplica({ databaseUrl: db.url, env })
+
+beforeAll(async () => {
+  db = await createDatabase()
+  acme = await keysCreate("acme")
+  globex = await keysCreate("globex")
+  receiver = await startReceiver((c) => ((c.json.input as { n: number }).n === 5 ? { status: 500, json: { error: "no" } } : { json: { output: c.json.input } }))
+  const server = await replica()
+  const tool = { description: "a step", input: { type: "object" }, url: receiver.url, mode: "idempotent" }
+  expect((await request(server.url, "PUT", "/v1/tools/steps.do", tool, as(acme))).status).toBe(200)
+  await server.close()
+})
+
+afterAll(async () => {
+  await receiver?.close()
+  await db?.drop()
+})
+
+describe("checkpoints of a run", () => {
+  it("are listed for the run's tenant, each with the calls before it and the call it follows", async () => {
+    const server = await replica()
+    try {
+      const run = await request(server.url, "POST", "/v1/runs", { code: fiveCalls }, as(acme))
+      expect(run.body.status).toBe("failed")
+      // An idempotent call is tried again on a 500: the fifth may be sent more than once, the others once.
+      const sent = receiver.calls.filter((c) => c.json.runId === run.body.id).map((c) => (c.json.input as { n: number }).n)
+      expect(sent.slice(0, 5)).toStrictEqual([1, 2, 3, 4, 5])
+      expect(new Set(sent.slice(4))).toStrictEqual(new Set([5]))
+      const listed = await request(server.url, "GET", `/v1/runs/${run.body.id}/checkpoints`, undefined, as(acme))
+      expect(listed.status).toBe(200)
+      const kept: Array<any> = listed.body.checkpoints
+      expect(listed.body.runId).toBe(run.body.id)
+      expect(kept.length).toBeGreaterThan(0)
+      expect(kept.map((k) => k.seq)).toStrictEqual(kept.map((_, i) => i + 1))
+      for (const [i, k] of kept.entries()) {
+        expect(k.calls).toBeGreaterThanOrEqual(i === 0 ? 1 : kept[i - 1].calls)
+        expect(k.size).toBeGreaterThan(0)
+        expect(Number.isNaN(Date.parse(k.createdAt))).toBe(false)
+        // The state follows the last call it had admitted: call number `calls`.
+        expect(k.after.key.startsWith(`${run.body.id}:`)).toBe(true)
+        expect(k.after.path).toBe("steps.do")
+        expect(k.after.input).toStrictEqual({ n: k.calls })
+      }
+      expect((await request(server.url, "GET", `/v1/runs/${run.body.id}/checkpoints`, undefined, as(globex))).status).toBe(404)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("are kept at most CODEMODE_CHECKPOINT_MAX_PER_RUN per run, the newest", async () => {
+    const server = await replica({ CODEMODE_CHECKPOINT_MAX_PER_RUN: "1" })
+    try {
+      const run = await request(server.url, "POST", "/v1/runs", { code: fiveCalls }, as(acme))
+      const kept: Array<any> = (await request(server.url, "GET", `/v1/runs/${run.body.id}/checkpoints`, undefined, as(acme))).body.checkpoints
+      expect(kept.length).toBe(1)
+      expect(kept[0].seq).toBeGreaterThan(1)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("are pruned past CODEMODE_CHECKPOINT_RETENTION_MS", async () => {
+    const server = await replica({ CODEMODE_CHECKPOINT_RETENTION_MS: "300" })
+    try {
+      const run = await request(server.url, "POST", "/v1/runs", { code: fiveCalls }, as(acme))
+      const path = `/v1/runs/${run.body.id}/checkpoints`
+      await eventually(async () => ((await request(server.url, "GET", path, undefined, as(acme))).body.checkpoints.length === 0 ? true : undefined))
+    } finally {
+      await server.close()
+    }
+  })
+})
