@@ -24,7 +24,7 @@ import * as Scope from "effect/Scope"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
 import { ServerConfig } from "../config.ts"
-import type { Program, SuspendRefused } from "../executor.ts"
+import type { SuspendRefused } from "../executor.ts"
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { ToolRegistry } from "../registry.ts"
@@ -34,66 +34,11 @@ import { Webhooks } from "../webhooks.ts"
 import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
+import { failing, type Make, type Running, type Saved, type StopReason, takeLogs } from "./running.ts"
 
-/** Why a run is stopped: decides what the interrupted run writes ("clash": nothing, its id was taken meanwhile). */
-export type StopReason = "cancel" | "lease" | "shutdown" | "fault" | "clash"
-
-/** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
-export type Saved = Effect.Effect<RunRow | undefined>
-
-/** Builds a run's program, given what the run's tool calls report to and where its log lines go. */
-export type Make = (calls: RunCalls, onLog: (line: string) => void) => Effect.Effect<Program>
-
-/** A run executing here, as only this service sees it. */
-interface Running {
-  readonly id: string
-  readonly tenant: string
-  readonly requestHash: string | null
-  program: Program
-  readonly saved: Deferred.Deferred<RunRow | undefined>
-  /** When this replica took (or recorded) the run (ms): lease checks ignore runs taken after a renewal began. */
-  since: number
-  /** The row of a run not in the store yet; undefined once it is (or when it always was). */
-  unrecorded: Omit<NewRun, "leaseMs"> | undefined
-  /** Writes the unrecorded row, once however many ask: false when its id was taken meanwhile. */
-  record: Effect.Effect<boolean, SqlError.SqlError>
-  stop: StopReason | undefined
-  /** Why the run cannot go on (stop "fault"). */
-  fault: string | undefined
-  /** The program returned and its outcome is being written. */
-  finishing: boolean
-  /** Who is suspending the run: a request (`manual`), the idle timer (`idle`) or a shutdown. */
-  suspending: "manual" | "idle" | "shutdown"
-  /** Calls in flight that block a suspend, and the keys of started durable calls waiting for their completion. */
-  busy: number
-  readonly waiting: Set<string>
-  /**
-   * The durable calls the run waited on when the service decided to suspend it. Stopping the run ends its waits
-   * (emptying `waiting`) before the suspend is saved, and a completion that lands meanwhile must still wake it.
-   */
-  sleepingOn: ReadonlyArray<string>
-  /** Bumped on every change of `busy` or `waiting`: an idle timer armed before the change does nothing. */
-  generation: number
-  checkpointing: boolean
-  checkpointAgain: boolean
-  /** Lines logged and not yet written as events, and how many were written. */
-  logs: Array<string>
-  readonly flushLock: Semaphore.Semaphore
-  logged: number
-}
-
-/** Logged lines of one run streamed as events at most; the rest are in its Result. */
-const MAX_LOG_EVENTS = 1000
 const LOG_FLUSH_MS = 100
 
 const describe = (defect: unknown): string => (defect instanceof Error ? defect.message : String(defect))
-
-/** A program that fails at once: what a run becomes when the engine cannot make its program. */
-export const failing = (message: string): Program => ({
-  run: Effect.succeed(failed("ExecutionFailure", message)),
-  suspend: Effect.void,
-  checkpoint: Effect.succeed(undefined),
-})
 
 export class Execution extends Context.Service<
   Execution,
@@ -220,15 +165,6 @@ export class Execution extends Context.Service<
           )
           return fork(loop.pipe(Effect.ensuring(Effect.sync(() => void (run.checkpointing = false)))))
         })
-
-      /** The lines logged since the last take (at most MAX_LOG_EVENTS per run), and whether later ones were dropped. */
-      const takeLogs = (run: Running) => {
-        const lines = run.logs.splice(0, Math.max(0, MAX_LOG_EVENTS - run.logged))
-        const dropped = run.logs.splice(0).length
-        const first = run.logged === 0
-        run.logged += lines.length
-        return { logs: lines, truncated: dropped > 0 && run.logged === MAX_LOG_EVENTS && (first || lines.length > 0) }
-      }
 
       /**
        * Writes the lines logged since the last flush as `log` events (an unrecorded run keeps them for its end), one

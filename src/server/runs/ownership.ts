@@ -26,7 +26,8 @@ import { type NewRun, RunStore, type RunRow, type TakenOver } from "../store/run
 import type { Registrations } from "../store/tools.ts"
 import { Webhooks } from "../webhooks.ts"
 import { RunControl } from "./control.ts"
-import { Execution, failing, type Saved } from "./execution.ts"
+import { Execution } from "./execution.ts"
+import { failing, type Saved } from "./running.ts"
 import { failed } from "./views.ts"
 
 /**

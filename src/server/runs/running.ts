@@ -1,0 +1,75 @@
+/** A run executing on this replica, as `Execution` holds it, and the types its callers name it by. */
+import type * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import type * as Semaphore from "effect/Semaphore"
+import type * as SqlError from "effect/sql/SqlError"
+import type { RunCalls } from "../calls.ts"
+import type { Program } from "../executor.ts"
+import type { NewRun, RunRow } from "../store/runs.ts"
+import { failed } from "./views.ts"
+
+/** Why a run is stopped: decides what the interrupted run writes ("clash": nothing, its id was taken meanwhile). */
+export type StopReason = "cancel" | "lease" | "shutdown" | "fault" | "clash"
+
+/** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
+export type Saved = Effect.Effect<RunRow | undefined>
+
+/** Builds a run's program, given what the run's tool calls report to and where its log lines go. */
+export type Make = (calls: RunCalls, onLog: (line: string) => void) => Effect.Effect<Program>
+
+/** A run executing here, as only this service sees it. */
+export interface Running {
+  readonly id: string
+  readonly tenant: string
+  readonly requestHash: string | null
+  program: Program
+  readonly saved: Deferred.Deferred<RunRow | undefined>
+  /** When this replica took (or recorded) the run (ms): lease checks ignore runs taken after a renewal began. */
+  since: number
+  /** The row of a run not in the store yet; undefined once it is (or when it always was). */
+  unrecorded: Omit<NewRun, "leaseMs"> | undefined
+  /** Writes the unrecorded row, once however many ask: false when its id was taken meanwhile. */
+  record: Effect.Effect<boolean, SqlError.SqlError>
+  stop: StopReason | undefined
+  /** Why the run cannot go on (stop "fault"). */
+  fault: string | undefined
+  /** The program returned and its outcome is being written. */
+  finishing: boolean
+  /** Who is suspending the run: a request (`manual`), the idle timer (`idle`) or a shutdown. */
+  suspending: "manual" | "idle" | "shutdown"
+  /** Calls in flight that block a suspend, and the keys of started durable calls waiting for their completion. */
+  busy: number
+  readonly waiting: Set<string>
+  /**
+   * The durable calls the run waited on when the service decided to suspend it. Stopping the run ends its waits
+   * (emptying `waiting`) before the suspend is saved, and a completion that lands meanwhile must still wake it.
+   */
+  sleepingOn: ReadonlyArray<string>
+  /** Bumped on every change of `busy` or `waiting`: an idle timer armed before the change does nothing. */
+  generation: number
+  checkpointing: boolean
+  checkpointAgain: boolean
+  /** Lines logged and not yet written as events, and how many were written. */
+  logs: Array<string>
+  readonly flushLock: Semaphore.Semaphore
+  logged: number
+}
+
+/** A program that fails at once: what a run becomes when the engine cannot make its program. */
+export const failing = (message: string): Program => ({
+  run: Effect.succeed(failed("ExecutionFailure", message)),
+  suspend: Effect.void,
+  checkpoint: Effect.succeed(undefined),
+})
+
+/** Logged lines of one run streamed as events at most; the rest are in its Result. */
+const MAX_LOG_EVENTS = 1000
+
+/** The lines logged since the last take (at most MAX_LOG_EVENTS per run), and whether later ones were dropped. */
+export const takeLogs = (run: Running) => {
+  const lines = run.logs.splice(0, Math.max(0, MAX_LOG_EVENTS - run.logged))
+  const dropped = run.logs.splice(0).length
+  const first = run.logged === 0
+  run.logged += lines.length
+  return { logs: lines, truncated: dropped > 0 && run.logged === MAX_LOG_EVENTS && (first || lines.length > 0) }
+}
