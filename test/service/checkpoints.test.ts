@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createDatabase, eventually, request, ROOT, startReceiver, startReplica, type Replica } from "./helpers.ts"
+import { createDatabase, eventually, request, ROOT, startReceiver, startReplica } from "./helpers.ts"
 
 const exec = promisify(execFile)
 
