@@ -71,7 +71,13 @@ export interface ResumeSpec {
    * the run starts again from its code instead — its tools answer the calls it already made from their record.
    */
   readonly replay?: { readonly code: string; readonly limits: Limits; readonly seed?: string | undefined } | undefined
+  /**
+   * Continue the state as a new run (`runId`) instead: a fork (issue 17). `outcomes` answer, by their key in the
+   * saved run, calls that were in flight there. A fork is never replayed: a state this build cannot read fails it.
+   */
+  readonly fork?: { readonly outcomes: Readonly<Record<string, CodeMode.ForkOutcome>> } | undefined
 }
+
 
 /** The run's state, saved: what `run` returns when the run was suspended. */
 export interface Suspended {
@@ -269,8 +275,17 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
 
   // A resumed run keeps the limits it was saved with (spec), so none are passed here. Its state is checked when it
   // runs: a state that cannot be resumed fails the run with the SnapshotError's message, or replays the run.
-  const resume = (spec: ResumeSpec): Effect.Effect<Program, SnapshotInvalid> =>
-    Effect.sync(() => {
+  const resume = (spec: ResumeSpec): Effect.Effect<Program, SnapshotInvalid> => {
+    const fork = spec.fork
+    if (fork !== undefined) {
+      // The library checks the outcomes (and their keys against the state) as it makes the program.
+      return Effect.try({
+        try: () =>
+          adapt(runtimeFor(spec).fork(spec.state, { runId: spec.runId, outcomes: fork.outcomes, ...observer(spec.onLog) })),
+        catch: (e) => new SnapshotInvalid({ detail: messageOf(e) }),
+      })
+    }
+    return Effect.sync(() => {
       const resumed = runtimeFor(spec).resume(spec.state, observer(spec.onLog))
       const replay = spec.replay
       if (replay === undefined) return adapt(resumed)
@@ -288,6 +303,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
       )
       return adapt({ run: () => run, suspend: (o) => Effect.suspend(() => current.suspend(o)), checkpoint: () => Effect.suspend(() => current.checkpoint()) })
     })
+  }
 
   const shapes = (tools: ReadonlyArray<ToolShape>) =>
     CodeMode.make({ tools: toolTree(library, tools.map((t) => ({ ...t, mode: "plain", call: () => Effect.void })), [], false) }).catalog()

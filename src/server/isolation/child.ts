@@ -93,9 +93,9 @@ process.on("message", (message: ToChild) => {
       return host(runId, executor.program({ runId, code, limits, seed, tools: bindings(runId, tools), namespaces, onLog }))
     }
     case "resume": {
-      const { runId, state, replay, tools, namespaces } = message
+      const { runId, state, replay, fork, tools, namespaces } = message
       const onLog = message.log ? (line: string) => send({ type: "log", runId, line }) : undefined
-      return host(runId, executor.resume({ runId, state, replay, tools: bindings(runId, tools), namespaces, onLog }))
+      return host(runId, executor.resume({ runId, state, replay, fork, tools: bindings(runId, tools), namespaces, onLog }))
     }
     case "reply": {
       const resume = pendingCalls.get(message.id)

@@ -54,7 +54,7 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
       Effect.sync(() =>
         program(
           spec.runId,
-          { type: "resume", runId: spec.runId, state: spec.state, replay: spec.replay, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
+          { type: "resume", runId: spec.runId, state: spec.state, replay: spec.replay, fork: spec.fork, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
           spec.tools,
           spec.onLog,
           spec.replay?.limits,

@@ -4,7 +4,7 @@
  * crosses as the bytes it already is and nothing here needs its own encoding.
  */
 import type { BlockingCall, Limits, Result } from "../api.ts"
-import type { Checkpoint, NamespaceBinding, ToolShape } from "../executor.ts"
+import type { Checkpoint, NamespaceBinding, ResumeSpec, ToolShape } from "../executor.ts"
 
 /** A tool as the child sees it: its shape and how it is called; the call itself happens in the service. */
 export interface ToolSpec extends ToolShape {
@@ -28,6 +28,7 @@ export type ToChild =
       readonly type: "resume"
       readonly state: Uint8Array
       readonly replay: { readonly code: string; readonly limits: Limits; readonly seed?: string | undefined } | undefined
+      readonly fork?: ResumeSpec["fork"]
     } & RunSetup)
   | { readonly type: "reply"; readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly type: "reply"; readonly id: number; readonly ok: false; readonly message: string }
