@@ -226,6 +226,20 @@ const runsResume = Command.make(
     ),
 ).pipe(Command.withDescription("Resume a suspended run; exits by the run's status"))
 
+const runsCheckpoints = Command.make("checkpoints", { ...remoteFlags, id: idArgument }, (flags) =>
+  withClient(flags, (client) =>
+    client.runs.checkpoints({ params: { id: flags.id } }).pipe(
+      Effect.flatMap((kept) =>
+        out(
+          flags.json
+            ? json(kept)
+            : kept.checkpoints.map((k) => [k.seq, k.calls, k.after?.key ?? "-", k.after?.path ?? "-", k.size, k.createdAt].join("\t")).join("\n"),
+        ),
+      ),
+    ),
+  ),
+).pipe(Command.withDescription("List the states a run kept at its call boundaries: seq, calls before, the call it follows, size, time"))
+
 const runsCancel = Command.make("cancel", { ...remoteFlags, id: idArgument }, (flags) =>
   withClient(flags, (client) =>
     client.runs.cancel({ params: { id: flags.id } }).pipe(Effect.flatMap((run) => out(flags.json ? json(run) : runText(run)))),
@@ -234,7 +248,7 @@ const runsCancel = Command.make("cancel", { ...remoteFlags, id: idArgument }, (f
 
 export const runs = Command.make("runs").pipe(
   Command.withDescription("Look at and control runs on a service"),
-  Command.withSubcommands([runsList, runsGet, runsWait, runsEvents, runsSuspend, runsResume, runsCancel]),
+  Command.withSubcommands([runsList, runsGet, runsWait, runsEvents, runsCheckpoints, runsSuspend, runsResume, runsCancel]),
 )
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -228,6 +228,10 @@ describe("codemode, against a service", SLOW, () => {
     expect(resumed.code).toBe(0)
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: "succeeded", result: { value: 2 } })
     expect((await remote(["runs", "resume", "cli-slow"])).code).toBe(4) // not suspended: 409
+    const kept = await remote(["runs", "checkpoints", "cli-slow", "--json"])
+    expect(kept.code).toBe(0)
+    expect(JSON.parse(kept.stdout)).toMatchObject({ runId: "cli-slow", checkpoints: expect.any(Array) })
+    expect((await remote(["runs", "checkpoints", "cli-missing"])).code).toBe(4)
 
     const r = await remote(["run", join(dir, "durable.js"), "--url", server.url, "--id", "cli-cancel"])
     expect(r.code).toBe(3)
