@@ -17,6 +17,7 @@ import {
   IteratorResultValue,
   IteratorStepValue,
   NOT_PLAIN,
+  notIterableValue,
   plainResultValue,
 } from "./iteration.ts"
 import { JSObject } from "./object.ts"
@@ -194,13 +195,6 @@ function* GetIteratorWithMessage(realm: Realm, obj: Value, notIterable: string |
   const method = yield* GetMethod(realm, obj, WellKnownSymbols.iterator)
   if (method === undefined) return throwTypeError(notIterable ?? notIterableValue(obj))
   return yield* GetIteratorFromMethod(realm, obj, method)
-}
-
-/** V8's message for a value that is not iterable when no source text names it. */
-const notIterableValue = (v: Value): string => {
-  // V8 names a symbol "Symbol" and a bigint by its type alone.
-  const what = v instanceof JSObject ? (v.isCallable() ? "function" : "object") : v === undefined || v === null ? String(v) : typeof v === "object" ? "Symbol" : typeof v === "bigint" ? "bigint" : `${typeof v} ${describeValue(v)}`
-  return `${what} is not iterable (cannot read property Symbol(Symbol.iterator))`
 }
 
 export function* GetIteratorTask(realm: Realm, obj: Value, notIterable: string | undefined): Task<Value> {

@@ -359,3 +359,18 @@ const b = [1, 2]
 b.length = -0
 const c = Array(-0)
 return [Object.is(a.length, 0), Object.is(b.length, 0), Object.is(c.length, 0), Object.is(Array.prototype.concat.call([], new Array(-0)).length, 0)]
+
+// === builtin-not-iterable-messages
+// Built-ins that take an iterable (Map, Set, WeakMap, WeakSet, Object.fromEntries, Promise.all) use V8's message
+// naming the value's type, not the value's text.
+const out = []
+const tries = [() => new Map({ a: 1 }), () => new Set(5), () => new WeakMap({}), () => new WeakSet(true), () => new Set(Symbol()), () => new Map(5n), () => Object.fromEntries(5), () => new Set(function f() {})]
+for (const g of tries) {
+  try {
+    g()
+  } catch (e) {
+    out.push(e.constructor.name + ": " + e.message)
+  }
+}
+out.push(await Promise.all(5).catch((e) => e.message))
+return out
