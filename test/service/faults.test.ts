@@ -155,9 +155,10 @@ describe("hostile HTTP input", () => {
     await refused(await send("/v1/runs", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "code=1" }), 415, "UnsupportedMediaType")
     await refused(await send("/v1/tools/x.y", { method: "PUT", headers: { "content-type": "multipart/form-data; boundary=z" }, body: "--z--" }), 415, "UnsupportedMediaType")
     await refused(await send("/v1/runs", { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ code: "x".repeat(MAX_BODY) }) }), 413, "PayloadTooLarge")
-    // Unknown fields are ignored.
+    // An unknown field is refused by name (openapi.yaml: additionalProperties: false).
     const extra = await send("/v1/runs", { method: "POST", headers: JSON_TYPE, body: '{"code":"1 + 1","color":"red"}' })
-    expect(extra.body).toMatchObject({ status: "succeeded", result: { value: 2 } })
+    await refused(extra, 400, "InvalidRequest")
+    expect(extra.body.error.message).toContain("color")
   })
 
   it("takes a program of exactly the body limit, and refuses one byte more", async () => {
@@ -174,9 +175,8 @@ describe("hostile HTTP input", () => {
 
   it("survives JSON nested far deeper than any stack, wherever it is", async () => {
     const deep = nested(Math.floor((MAX_BODY - 100) / 6))
-    // An unknown field is ignored however deep it is.
-    const ignored = await send("/v1/runs", { method: "POST", headers: JSON_TYPE, body: `{"code":"1","x":${deep}}` })
-    expect(ignored.status).toBe(200)
+    // An unknown field is refused however deep it is.
+    await refused(await send("/v1/runs", { method: "POST", headers: JSON_TYPE, body: `{"code":"1","x":${deep}}` }), 400, "InvalidRequest")
     await refused(await send("/v1/tools/x.y", { method: "PUT", headers: JSON_TYPE, body: `{"description":"d","url":"${hooks.url}","mode":"plain","input":${deep}}` }), 400, "InvalidTool")
     await refused(await send("/v1/calls/nope/complete", { method: "POST", headers: JSON_TYPE, body: `{"ok":true,"output":${deep}}` }), 400, "InvalidCompletion")
     await refused(await send("/v1/runs", { method: "POST", headers: { ...JSON_TYPE, "idempotency-key": "deep" }, body: `{"code":"1","limits":{"timeoutMs":"x","y":${deep}}}` }), 400, "InvalidRequest")
@@ -261,7 +261,8 @@ describe("hostile HTTP input", () => {
   it("registers hostile JSON Schemas or refuses them quickly, and keeps rendering the catalog", async () => {
     const tool = (input: unknown) => put("/v1/tools/h.schema", { description: "d", url: hooks.url, mode: "plain", input })
     expect((await tool({ $ref: "#" })).status).toBe(200)
-    expect((await tool({ type: "object", properties: { a: { $ref: "#/$defs/x" } }, $defs: { x: { $ref: "#/$defs/y" }, y: { $ref: "#/$defs/x" } } })).status).toBe(200)
+    // References that only lead to each other never reach a schema: refused, with the pointer.
+    await refused(await tool({ type: "object", properties: { a: { $ref: "#/$defs/x" } }, $defs: { x: { $ref: "#/$defs/y" }, y: { $ref: "#/$defs/x" } } }), 400, "InvalidTool")
     expect((await tool({ type: "string", enum: Array.from({ length: 3000 }, (_, i) => `v${i}`) })).status).toBe(200)
     expect((await tool({ $ref: "#/%ZZ" })).status).toBeLessThan(500)
     // Two references per level, 40 levels: 2^40 expansions if rendered; refused before the renderer sees it.
@@ -347,10 +348,11 @@ describe("webhooks that misbehave", () => {
     const completions = await Promise.all(
       Array.from({ length: 8 }, (_, i) => request(i % 2 === 0 ? a.url : b.url, "POST", `/v1/calls/${key}/complete`, { ok: true, output: i })),
     )
-    expect(completions.map((c) => c.status)).toStrictEqual(Array(8).fill(200))
-    const outcomes = new Set(completions.map((c) => JSON.stringify(c.body)))
-    expect(outcomes.size).toBe(1)
-    const winner = completions[0]!.body.outcome.output
+    // One outcome wins; each other (a different output) is a 409 CallAlreadySettled carrying the winner.
+    expect(completions.map((c) => c.status).sort()).toStrictEqual([200, ...Array(7).fill(409)])
+    const stands = completions.map((c) => (c.status === 200 ? c.body.outcome : c.body.error.outcome))
+    expect(new Set(stands.map((o) => JSON.stringify(o))).size).toBe(1)
+    const winner = stands[0].output
     const done = await eventually(async () => {
       const r = await request(b.url, "GET", `/v1/runs/${run.body.id}`)
       return r.body.status === "succeeded" ? r.body : undefined
@@ -361,7 +363,8 @@ describe("webhooks that misbehave", () => {
     // Too late, or wrong: clear answers, nothing changes.
     const beat = await request(a.url, "POST", `/v1/calls/${key}/heartbeat`)
     expect(beat.body).toStrictEqual({ key, runId: run.body.id, state: "settled" })
-    expect((await request(b.url, "POST", `/v1/calls/${key}/complete`, { ok: false, error: { message: "late" } })).body.outcome).toStrictEqual({ ok: true, output: winner })
+    const late = await request(b.url, "POST", `/v1/calls/${key}/complete`, { ok: false, error: { message: "late" } })
+    expect({ status: late.status, kind: late.body.error.kind, outcome: late.body.error.outcome }).toStrictEqual({ status: 409, kind: "CallAlreadySettled", outcome: { ok: true, output: winner } })
     await refused(await send(`/v1/calls/${key}/complete`, { method: "POST", headers: JSON_TYPE, body: '{"ok":"yes"}' }), 400, "InvalidRequest")
     await refused(await send(`/v1/calls/${key}/complete`, { method: "POST", headers: JSON_TYPE, body: '{"ok":false,"error":{}}' }), 400, "InvalidRequest")
     await refused(await send("/v1/calls/no-such-call/complete", { method: "POST", headers: JSON_TYPE, body: '{"ok":true}' }), 404, "CallNotFound")
