@@ -93,9 +93,10 @@ describe("signed snapshots", () => {
     const honest = await suspendWith(KEY)
     Object.defineProperty(tricky, "run", { enumerable: true, get: () => (reads++ === 0 ? honest.run : state.run) })
     Object.defineProperty(tricky, "signature", { enumerable: true, value: honest.signature })
-    const { result } = await resumeWith({ snapshotKey: KEY }, tricky)
-    // The run resumed is the one that was checked: three calls, never six.
-    expect(result?.toolCalls.length).toBeLessThanOrEqual(3)
+    const { result, error } = await resumeWith({ snapshotKey: KEY }, tricky)
+    // Either the state is refused, or the run resumed is the one that was checked: three calls, never six.
+    if (result === undefined) expect(error).toBeInstanceOf(CodeMode.SnapshotError)
+    else expect(result.toolCalls.length).toBeLessThanOrEqual(3)
   })
 
   it("refuses keys that are not keys", () => {

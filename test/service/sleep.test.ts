@@ -156,9 +156,10 @@ describe("cancelling a run with a started durable call", () => {
     expect(r.body.status).toBe("cancelled")
     await eventually(async () => (cancels(start.json.key).length === 1 ? true : undefined))
     expect(cancels(start.json.key)[0]!.json).toMatchObject({ type: "cancel", key: start.json.key, data: { job: `job-${start.json.key}` } })
-    // A late completion gets the stored cancelled outcome; nothing is sent again.
+    // A late completion is a 409 carrying the stored cancelled outcome; nothing is sent again.
     const late = await request(a.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: 1 })
-    expect(late.body.outcome).toMatchObject({ ok: false, error: { kind: "Cancelled" } })
+    expect(late.status).toBe(409)
+    expect(late.body.error.outcome).toMatchObject({ ok: false, error: { kind: "Cancelled" } })
     await new Promise((ok) => setTimeout(ok, 300))
     expect(cancels(start.json.key)).toHaveLength(1)
   })
