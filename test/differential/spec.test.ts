@@ -70,6 +70,13 @@ const cases: ReadonlyArray<{ readonly name: string; readonly code: string; reado
     expected: { value: ["disposed", "TypeError"] },
   },
   {
+    // PropertyDefinitionEvaluation defines an object literal's members in source order; after a spread, V8 defines
+    // the accessors after the data properties.
+    name: "accessors after a spread keep their place in an object literal",
+    code: `return [Object.keys({ ...{}, get a() { return 1 }, b: 1 }), Object.keys({ ...true, set a(v) {}, then() {} })]`,
+    expected: { value: [["a", "b"], ["a", "then"]] },
+  },
+  {
     // A function declaration's completion is empty: a block of one has none, so the program's value is
     // undefined (null). V8's script result is the function.
     name: "a block-level function declaration has no completion value",

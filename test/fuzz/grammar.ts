@@ -217,7 +217,10 @@ function objectLiteral(c: Ctx, size: number): Arb {
     join(lit("valueOf() { return "), ie, lit(" }")),
     lit("then(r) { r(7) }"),
   )
-  return fc.array(member, { maxLength: 3 }).map((ms) => `({ ${ms.join(", ")} })`)
+  // After a spread, V8 defines accessors after the data properties (a documented difference): none there.
+  const accessor = /^[gs]et a\(/
+  const kept = (ms: Array<string>) => ms.filter((m, i) => !accessor.test(m) || !ms.slice(0, i).some((p) => p.startsWith("...")))
+  return fc.array(member, { maxLength: 3 }).map((ms) => `({ ${kept(ms).join(", ")} })`)
 }
 
 // --- Statements -----------------------------------------------------------------------------------------------
