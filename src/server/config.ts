@@ -17,6 +17,8 @@
  * | `CODEMODE_DEFAULT_TIMEOUT_MS` | 60000              | `limits.timeoutMs` of runs that do not set one           |
  * | `CODEMODE_CONTROL_TIMEOUT_MS` | 10000              | how long suspend/cancel wait for the owning replica      |
  * | `CODEMODE_WAIT_DEFAULT_MS`    | 60000              | how long `wait: true` waits for a run (202 past it)      |
+ * | `CODEMODE_RECORD_AFTER_MS`    | 100                | how long a waited-on new run may go unwritten: shorter   |
+ * |                               |                    | runs are stored once, at their end                       |
  * | `CODEMODE_WAIT_MAX_MS`        | 300000             | the longest any `wait` may be (POST, resume, GET ?wait=) |
  * | `CODEMODE_SECRET_OVERLAP_MS`  | 86400000           | after a secret rotation, how long the old one also signs |
  * | `CODEMODE_WEBHOOK_TIMEOUT_MS` | 30000              | webhook tool timeout when the tool sets none             |
@@ -65,6 +67,8 @@ export interface ServerConfigShape {
   /** How long `wait: true` waits for a run to settle or suspend, and the longest any `wait` may. */
   readonly waitDefaultMs: number
   readonly waitMaxMs: number
+  /** How long a new run that a client waits on may go unrecorded: past it, its row is written (visible, leased). */
+  readonly recordAfterMs: number
   /** After a tool's secret is rotated, how long requests also carry the old secret's signature. */
   readonly secretOverlapMs: number
   readonly maxBodyBytes: number
@@ -112,6 +116,7 @@ export const config: Config.Config<ServerConfigShape> = Config.all({
   leaseMs: positive("CODEMODE_LEASE_MS", 15_000),
   pollMs: positive("CODEMODE_POLL_MS", 1_000),
   waitDefaultMs: nonNegative("CODEMODE_WAIT_DEFAULT_MS", 60_000),
+  recordAfterMs: nonNegative("CODEMODE_RECORD_AFTER_MS", 100),
   waitMaxMs: nonNegative("CODEMODE_WAIT_MAX_MS", 300_000),
   secretOverlapMs: nonNegative("CODEMODE_SECRET_OVERLAP_MS", 86_400_000),
   maxBodyBytes: positive("CODEMODE_MAX_BODY_BYTES", 1024 * 1024),

@@ -198,13 +198,18 @@ export class Runs extends Context.Service<
         if (wait > 0) {
           // Until the run ends, suspends or the wait passes, the client hears nothing: the row is written when it
           // must be, often once, at the end (Execution.launchUnrecorded). Undefined: a request for this id got
-          // here first. A run still going when the wait passes is recorded before the client hears of it.
+          // here first.
           const saved = yield* ownership.startUnrecorded(provisional(run, new Date(yield* Clock.currentTimeMillis)), run, registrations)
           if (saved === undefined) return yield* existing(tenant, id, requestHash, wait)
-          const done = yield* Effect.raceFirst(Effect.map(saved, (row) => ({ row })), Effect.as(Effect.sleep(wait), undefined))
-          if (done !== undefined) return yield* done.row === undefined ? unstored(run, wait) : view(done.row)
+          // A run still going after `recordAfterMs` is written then, not at the wait's end: other clients can see
+          // it, and it holds a lease like any other, while this client waits on.
+          const unrecordedMs = Math.min(wait, config.recordAfterMs)
+          const settled = (ms: number) => Effect.raceFirst(Effect.map(saved, (row) => ({ row })), Effect.as(Effect.sleep(ms), undefined))
+          const early = yield* settled(unrecordedMs)
+          if (early !== undefined) return yield* early.row === undefined ? unstored(run, wait) : view(early.row)
           if (!(yield* execution.record(id))) return yield* existing(tenant, id, requestHash, wait)
-          return yield* view(yield* load(tenant, id))
+          const done = yield* settled(wait - unrecordedMs)
+          return yield* view(done?.row ?? (yield* load(tenant, id)))
         }
         const row = yield* store.insert({ ...run, leaseMs: config.leaseMs })
         if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
