@@ -34,6 +34,7 @@ import { Webhooks } from "../webhooks.ts"
 import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
+import { checkpointer, idleSuspender } from "./background.ts"
 import { failing, type Make, type Running, type Saved, type StopReason, takeLogs } from "./running.ts"
 
 const LOG_FLUSH_MS = 100
@@ -107,64 +108,8 @@ export class Execution extends Context.Service<
       const fork = <A, E>(effect: Effect.Effect<A, E>) => Effect.asVoid(Effect.forkIn(effect, runScope))
       let draining = false
 
-      /** Suspends the run once it has only waited on started durable calls for `idleSuspendMs`. */
-      const armIdle = (run: Running) =>
-        Effect.suspend(() => {
-          const generation = ++run.generation
-          if (config.idleSuspendMs === 0 || run.busy > 0 || run.waiting.size === 0 || run.stop !== undefined) return Effect.void
-          return fork(
-            Effect.sleep(config.idleSuspendMs).pipe(
-              Effect.andThen(
-                Effect.suspend(() => {
-                  if (run.generation !== generation || run.stop !== undefined || run.finishing) return Effect.void
-                  run.suspending = "idle"
-                  run.sleepingOn = [...run.waiting]
-                  return run.program.suspend.pipe(
-                    Effect.catch((e) =>
-                      Effect.sync(() => void (run.suspending = "manual")).pipe(
-                        Effect.andThen(Effect.logDebug(`run ${run.id} stays in memory: ${e.message}`)),
-                      ),
-                    ),
-                  )
-                }),
-              ),
-            ),
-          )
-        })
-
-      /** Saves a checkpoint of the run: one at a time, and one more when asked again meanwhile. */
-      const checkpoint = (run: Running): Effect.Effect<void> =>
-        Effect.suspend(() => {
-          if (run.checkpointing) {
-            run.checkpointAgain = true
-            return Effect.void
-          }
-          run.checkpointing = true
-          const once = Effect.gen(function* () {
-            // The call's outcome reaches the program once the tool's effect has returned: let it get there.
-            for (let attempt = 0; attempt < 3; attempt++) {
-              yield* Effect.sleep(attempt === 0 ? 0 : 20)
-              const taken = yield* Effect.exit(run.program.checkpoint)
-              if (taken._tag === "Failure") continue
-              const at = taken.value
-              if (at !== undefined) {
-                yield* store.checkpoint(run.id, me, at.bytes, { calls: at.calls, lastKey: at.lastKey, keep: config.checkpointMaxPerRun })
-              }
-              return
-            }
-          })
-          const loop: Effect.Effect<void> = once.pipe(
-            Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${run.id}`, e)),
-            Effect.andThen(
-              Effect.suspend(() => {
-                if (!run.checkpointAgain || run.finishing) return Effect.void
-                run.checkpointAgain = false
-                return loop
-              }),
-            ),
-          )
-          return fork(loop.pipe(Effect.ensuring(Effect.sync(() => void (run.checkpointing = false)))))
-        })
+      const armIdle = idleSuspender(config.idleSuspendMs, fork)
+      const checkpoint = checkpointer(store, me, config.checkpointMaxPerRun, fork)
 
       /**
        * Writes the lines logged since the last flush as `log` events (an unrecorded run keeps them for its end), one

@@ -1,0 +1,74 @@
+/**
+ * What `Execution` keeps doing beside a run's program: the timer that suspends a run idling on durable calls, and
+ * the checkpoints saved at its call boundaries. Both fork into the execution's scope, so they end with it.
+ */
+import * as Effect from "effect/Effect"
+import type { RunStore } from "../store/runs.ts"
+import type { Running } from "./running.ts"
+
+/** Forks an effect into the scope of the runs executing here. */
+export type Fork = <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<void>
+
+/** Suspends a run once it has only waited on started durable calls for `idleSuspendMs` (0: never). */
+export const idleSuspender =
+  (idleSuspendMs: number, fork: Fork) =>
+  (run: Running): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const generation = ++run.generation
+      if (idleSuspendMs === 0 || run.busy > 0 || run.waiting.size === 0 || run.stop !== undefined) return Effect.void
+      return fork(
+        Effect.sleep(idleSuspendMs).pipe(
+          Effect.andThen(
+            Effect.suspend(() => {
+              if (run.generation !== generation || run.stop !== undefined || run.finishing) return Effect.void
+              run.suspending = "idle"
+              run.sleepingOn = [...run.waiting]
+              return run.program.suspend.pipe(
+                Effect.catch((e) =>
+                  Effect.sync(() => void (run.suspending = "manual")).pipe(
+                    Effect.andThen(Effect.logDebug(`run ${run.id} stays in memory: ${e.message}`)),
+                  ),
+                ),
+              )
+            }),
+          ),
+        ),
+      )
+    })
+
+/** Saves a checkpoint of a run: one at a time, and one more when asked again meanwhile. */
+export const checkpointer =
+  (store: RunStore["Service"], me: string, keep: number, fork: Fork) =>
+  (run: Running): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      if (run.checkpointing) {
+        run.checkpointAgain = true
+        return Effect.void
+      }
+      run.checkpointing = true
+      const once = Effect.gen(function* () {
+        // The call's outcome reaches the program once the tool's effect has returned: let it get there.
+        for (let attempt = 0; attempt < 3; attempt++) {
+          yield* Effect.sleep(attempt === 0 ? 0 : 20)
+          const taken = yield* Effect.exit(run.program.checkpoint)
+          if (taken._tag === "Failure") continue
+          const at = taken.value
+          if (at !== undefined) {
+            yield* store.checkpoint(run.id, me, at.bytes, { calls: at.calls, lastKey: at.lastKey, keep })
+          }
+          return
+        }
+      })
+      const loop: Effect.Effect<void> = once.pipe(
+        Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${run.id}`, e)),
+        Effect.andThen(
+          Effect.suspend(() => {
+            if (!run.checkpointAgain || run.finishing) return Effect.void
+            run.checkpointAgain = false
+            return loop
+          }),
+        ),
+      )
+      return fork(loop.pipe(Effect.ensuring(Effect.sync(() => void (run.checkpointing = false)))))
+    })
+
