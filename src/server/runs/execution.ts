@@ -173,11 +173,17 @@ export class Execution extends Context.Service<
       const save = (run: Running, row: RunRow) => {
         let saved: RunRow | undefined
         // An unrecorded run is stored whole, with the logs it kept, in one statement.
+        // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
+        // (then the row is finished) or finds the run stored whole (then it has nothing to do).
         const finish = (status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) =>
-          Effect.suspend(() =>
-            run.unrecorded === undefined
-              ? store.finish(row.id, me, status, result)
-              : store.insertEnded({ ...run.unrecorded, status, result, ...takeLogs(run) }),
+          run.recordLock.withPermit(
+            Effect.suspend(() =>
+              run.unrecorded === undefined
+                ? store.finish(row.id, me, status, result)
+                : store
+                    .insertEnded({ ...run.unrecorded, status, result, ...takeLogs(run) })
+                    .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && (run.unrecorded = undefined))))),
+            ),
           )
         const suspend = (state: Uint8Array, auto: Parameters<typeof store.suspend>[3]) =>
           run.record.pipe(
@@ -241,14 +247,20 @@ export class Execution extends Context.Service<
 
       /** The one insert of an unrecorded run's row, from when its lease starts. */
       const recordOnce = (run: Running) =>
-        Effect.suspend(() => store.insert({ ...run.unrecorded!, leaseMs: config.leaseMs })).pipe(
-          Effect.flatMap((inserted) =>
-            Effect.map(Clock.currentTimeMillis, (now) => {
-              if (inserted === undefined) return false
-              run.unrecorded = undefined
-              run.since = now
-              return true
-            }),
+        run.recordLock.withPermit(
+          Effect.suspend(() =>
+            run.unrecorded === undefined
+              ? Effect.succeed(true)
+              : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs }).pipe(
+                  Effect.flatMap((inserted) =>
+                    Effect.map(Clock.currentTimeMillis, (now) => {
+                      if (inserted === undefined) return false
+                      run.unrecorded = undefined
+                      run.since = now
+                      return true
+                    }),
+                  ),
+                ),
           ),
         )
 
@@ -276,6 +288,7 @@ export class Execution extends Context.Service<
           checkpointAgain: false,
           logs: [],
           flushLock: Semaphore.makeUnsafe(1),
+          recordLock: Semaphore.makeUnsafe(1),
           logged: 0,
         }
         running.set(row.id, run)

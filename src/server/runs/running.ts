@@ -52,6 +52,8 @@ export interface Running {
   /** Lines logged and not yet written as events, and how many were written. */
   logs: Array<string>
   readonly flushLock: Semaphore.Semaphore
+  /** Held while the row is first written: by the insert of a run that goes on, or by the end of one never recorded. */
+  readonly recordLock: Semaphore.Semaphore
   logged: number
 }
 
