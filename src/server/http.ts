@@ -36,34 +36,22 @@ import * as Idempotency from "./idempotency.ts"
 import { schemaProblems } from "./tool-schemas.ts"
 import { ServerConfig } from "./config.ts"
 import { appliedMigration, latestMigration } from "./store/postgres/database.ts"
-import { Executor, type SuspendRefused } from "./executor.ts"
+import { Executor } from "./executor.ts"
 import { yaml } from "./openapi.ts"
-import { type NamespaceNotFound, ToolNotFound, type UnknownToolFilter } from "./registry.ts"
+import { type NamespaceNotFound, ToolNotFound } from "./registry.ts"
 import { ToolRegistry } from "./registry.ts"
 import { Metrics } from "./metrics.ts"
 import { Webhooks } from "./webhooks.ts"
 import { deeperThan, MAX_DATA_DEPTH, schemaRefusal } from "./json-guard.ts"
-import { isEventId, Runs, type CallNotFound, type ControlTimeout, type InvalidCursor, type RunConflict, type RunNotFound, type ShuttingDown } from "./runs.ts"
-import type { CallAlreadySettled } from "./runs/errors.ts"
+import { isEventId, Runs, type CallNotFound } from "./runs.ts"
+import type { CallAlreadySettled, RunsError } from "./runs/errors.ts"
 import { waitMs } from "./runs/wait.ts"
 import { sqlMessage, sqlState } from "./store/errors.ts"
 import { RunStore } from "./store/runs.ts"
 import type { Registrations, ToolPathConflict } from "./store/tools.ts"
 
-type DomainError =
-  | CallNotFound
-  | CallAlreadySettled
-  | RunNotFound
-  | RunConflict
-  | ControlTimeout
-  | InvalidCursor
-  | ShuttingDown
-  | SuspendRefused
-  | UnknownToolFilter
-  | ToolNotFound
-  | NamespaceNotFound
-  | ToolPathConflict
-  | SqlError.SqlError
+/** What the runs service fails with, and the call and tool errors beside it. */
+type DomainError = RunsError | CallNotFound | CallAlreadySettled | ToolNotFound | NamespaceNotFound | ToolPathConflict
 
 const detail = (kind: string, message: string) => ({ error: { kind, message } })
 
