@@ -79,8 +79,17 @@ export interface ResumeSpec {
 }
 
 
-/** The run's state, saved: what `run` returns when the run was suspended. */
-export interface Suspended {
+/**
+ * Where a saved state sits in its run's call journal, so the service can list and fork it without reading snapshots:
+ * the number of calls admitted, and the key of the last of them.
+ */
+export interface JournalPosition {
+  readonly calls: number
+  readonly lastKey: string | undefined
+}
+
+/** The run's state, saved: what `run` returns when the run was suspended (kept as its latest checkpoint too). */
+export interface Suspended extends JournalPosition {
   readonly ok: "suspended"
   readonly state: Uint8Array
 }
@@ -117,14 +126,9 @@ export interface Program {
   readonly checkpoint: Effect.Effect<Checkpoint | undefined, SuspendRefused>
 }
 
-/**
- * A state taken while the run goes on, with where it sits in the run's call journal (so the service can list and
- * fork it without reading snapshots): the number of calls admitted, and the key of the last of them.
- */
-export interface Checkpoint {
+/** A state taken while the run goes on, with where it sits in the run's call journal. */
+export interface Checkpoint extends JournalPosition {
   readonly bytes: Uint8Array
-  readonly calls: number
-  readonly lastKey: string | undefined
 }
 
 export interface CatalogEntry {
@@ -223,7 +227,7 @@ const endedWithoutOutcome =
 const forged = (e: Error): boolean => /signature|not signed/.test(e.message)
 
 /** Where a state sits in its call journal: the snapshot's run record lists the admitted calls (`toolCalls`). */
-const journalPosition = (run: unknown): { readonly calls: number; readonly lastKey: string | undefined } => {
+const journalPosition = (run: unknown): JournalPosition => {
   const calls = (run as { readonly toolCalls?: ReadonlyArray<{ readonly key?: unknown }> } | null)?.toolCalls ?? []
   const last = calls[calls.length - 1]?.key
   return { calls: calls.length, lastKey: typeof last === "string" ? last : undefined }
@@ -239,7 +243,9 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
   const adapt = (vm: CodeMode.Program<never>): Program => ({
     run: vm.run().pipe(
       // The library's Result is the API's Result (test/service/vm.test.ts runs real programs through this port).
-      Effect.map((o): Outcome => (o.ok === "suspended" ? { ok: "suspended", state: CodeMode.toBytes(o.state) } : (o as Result))),
+      Effect.map((o): Outcome =>
+        o.ok === "suspended" ? { ok: "suspended", state: CodeMode.toBytes(o.state), ...journalPosition(o.state.run) } : (o as Result),
+      ),
       // A saved state that cannot be resumed here fails run() with a SnapshotError (spec): the run fails with it.
       Effect.catch((e) =>
         Effect.succeed<Outcome>({

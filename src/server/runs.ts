@@ -45,6 +45,7 @@ export { type CallWhere, fingerprint, isEventId, type ListOptions, toView } from
 /** The row a new run will have once written, for the replica executing it meanwhile. */
 const provisional = (run: Omit<NewRun, "leaseMs">, now: Date): RunRow => ({
   ...run,
+  forkedFrom: run.forkedFrom ?? null,
   status: "running",
   result: null,
   leaseExpired: false,

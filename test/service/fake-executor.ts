@@ -92,7 +92,12 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
     runSteps,
     Deferred.await(suspendSignal).pipe(
       // Computed after the race interrupts the steps, so `step` is the step that was in flight.
-      Effect.map((): Suspended => ({ ok: "suspended", state: encode({ code: from.code, step, results, toolCalls }) })),
+      Effect.map((): Suspended => ({
+        ok: "suspended",
+        state: encode({ code: from.code, step, results, toolCalls }),
+        calls: toolCalls.length,
+        lastKey: toolCalls.at(-1)?.key,
+      })),
     ),
   ).pipe(Effect.tap((o) => Deferred.succeed(outcome, o)))
 

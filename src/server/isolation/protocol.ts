@@ -4,7 +4,7 @@
  * crosses as the bytes it already is and nothing here needs its own encoding.
  */
 import type { BlockingCall, Limits, Result } from "../api.ts"
-import type { Checkpoint, NamespaceBinding, ResumeSpec, ToolShape } from "../executor.ts"
+import type { Checkpoint, NamespaceBinding, ResumeSpec, Suspended, ToolShape } from "../executor.ts"
 
 /** A tool as the child sees it: its shape and how it is called; the call itself happens in the service. */
 export interface ToolSpec extends ToolShape {
@@ -51,7 +51,7 @@ export type ToParent =
     }
   | { readonly type: "abort"; readonly id: number }
   | { readonly type: "log"; readonly runId: string; readonly line: string }
-  | { readonly type: "outcome"; readonly runId: string; readonly outcome: Result | { readonly ok: "suspended"; readonly state: Uint8Array } }
+  | { readonly type: "outcome"; readonly runId: string; readonly outcome: Result | Suspended }
   /** The run was cancelled and has stopped (no outcome follows). */
   | { readonly type: "ended"; readonly runId: string }
   | { readonly type: "answer"; readonly request: number; readonly ok: true; readonly checkpoint: Checkpoint | undefined }

@@ -24,7 +24,7 @@ import * as Scope from "effect/Scope"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
 import { ServerConfig } from "../config.ts"
-import type { SuspendRefused } from "../executor.ts"
+import type { Suspended, SuspendRefused } from "../executor.ts"
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { ToolRegistry } from "../registry.ts"
@@ -185,9 +185,17 @@ export class Execution extends Context.Service<
                     .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && (run.unrecorded = undefined))))),
             ),
           )
-        const suspend = (state: Uint8Array, auto: Parameters<typeof store.suspend>[3]) =>
+        const suspend = (saved: Suspended, auto: Parameters<typeof store.suspend>[4]) =>
           run.record.pipe(
-            Effect.flatMap((ok) => (ok ? flushLogs(run).pipe(Effect.andThen(store.suspend(row.id, me, state, auto))) : Effect.succeed(undefined))),
+            Effect.flatMap((ok) =>
+              ok
+                ? flushLogs(run).pipe(
+                    Effect.andThen(
+                      store.suspend(row.id, me, saved.state, { calls: saved.calls, lastKey: saved.lastKey, keep: config.checkpointMaxPerRun }, auto),
+                    ),
+                  )
+                : Effect.succeed(undefined),
+            ),
           )
         const logged = Effect.suspend(() => (run.logs.length > 0 ? recordFirst(run) : Effect.void))
         const logger = Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(logged), Effect.andThen(flushLogs(run))))
@@ -211,7 +219,7 @@ export class Execution extends Context.Service<
                 )
           const auto = run.suspending === "idle" ? { waiting: run.sleepingOn } : run.suspending === "shutdown" ? { waiting: [], wake: true } : undefined
           saved = yield* Effect.uninterruptible(
-            (outcome.ok === "suspended" ? suspend(outcome.state, auto) : finish(outcome.ok ? "succeeded" : "failed", outcome)).pipe(
+            (outcome.ok === "suspended" ? suspend(outcome, auto) : finish(outcome.ok ? "succeeded" : "failed", outcome)).pipe(
               Effect.catch(unstorable),
             ),
           )

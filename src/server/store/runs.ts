@@ -47,8 +47,16 @@ export interface RunRow {
   readonly requestHash: string | null
   /** The seed of the run's Math.random (null for runs made before it existed). */
   readonly seed: string | null
+  /** The run and checkpoint a forked run started from (null for a run made from code). */
+  readonly forkedFrom: ForkedFrom | null
   readonly createdAt: Date
   readonly updatedAt: Date
+}
+
+/** Where a forked run started: a kept checkpoint (its `seq`) of another run. */
+export interface ForkedFrom {
+  readonly run: string
+  readonly checkpoint: number
 }
 
 /** What a claim of a suspended run hands to the replica that continues it. */
@@ -67,6 +75,8 @@ export interface NewRun {
   readonly leaseMs: number
   readonly requestHash: string
   readonly seed: string
+  /** A fork's origin: recorded with the run and in its `run.created` event. */
+  readonly forkedFrom?: ForkedFrom | undefined
 }
 
 /** A run that ended before its first host call and before any suspend, stored once with its history. */
@@ -78,9 +88,15 @@ export interface EndedRun extends Omit<NewRun, "leaseMs"> {
   readonly truncated: boolean
 }
 
+/** The data of a run's `run.created` event: who executes it, and where a fork came from. */
+export const createdData = (run: Pick<NewRun, "owner" | "forkedFrom">): Record<string, unknown> => ({
+  owner: run.owner,
+  ...(run.forkedFrom === undefined ? {} : { forkedFrom: run.forkedFrom }),
+})
+
 /** The events of an ended run stored at once, in the order `insert`, `appendLogs` and `finish` would write them. */
 export const endedEvents = (run: EndedRun): ReadonlyArray<{ readonly type: string; readonly data: unknown }> => [
-  { type: "run.created", data: { owner: run.owner } },
+  { type: "run.created", data: createdData(run) },
   ...run.logs.map((line) => ({ type: "log", data: { line } })),
   ...(run.truncated ? [{ type: "log.truncated", data: { detail: "later lines are only in the run's result" } }] : []),
   { type: `run.${run.status}`, data: { owner: run.owner } },
@@ -115,6 +131,12 @@ export interface CheckpointAt {
   readonly calls: number
   readonly lastKey: string | undefined
   readonly keep: number
+}
+
+/** A kept state of a run with its bytes: what a fork starts from. */
+export interface KeptState {
+  readonly seq: number
+  readonly snapshot: Uint8Array
 }
 
 /** A kept state of a run (without its bytes), with the call it follows when it follows one. */
@@ -154,11 +176,12 @@ export class RunStore extends Context.Service<
     /** Settles a run its owner executed; the row after, or undefined when `owner` no longer owns it. */
     readonly finish: (id: string, owner: string, status: "succeeded" | "failed", result: Result) => E<RunRow | undefined>
     /**
-     * Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. `auto`: the
-     * service suspended it while it waited on the durable calls `waiting`; it wakes (`wake`) as soon as one of
-     * them settles — already now, when one settled while the run was being saved.
+     * Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. The state is
+     * also kept as the run's latest checkpoint (at `at`), so a suspended run can be forked from where it stopped.
+     * `auto`: the service suspended it while it waited on the durable calls `waiting`; it wakes (`wake`) as soon as
+     * one of them settles — already now, when one settled while the run was being saved.
      */
-    readonly suspend: (id: string, owner: string, snapshot: Uint8Array, auto?: AutoSuspend) => E<RunRow | undefined>
+    readonly suspend: (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt, auto?: AutoSuspend) => E<RunRow | undefined>
     /** A suspended run stays suspended until resumed: it no longer wakes by itself. */
     readonly pin: (tenant: string, id: string) => E<void>
     /**
@@ -168,6 +191,15 @@ export class RunStore extends Context.Service<
     readonly checkpoint: (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt) => E<void>
     /** The kept checkpoints of a run, oldest first; undefined when the tenant has no such run. */
     readonly checkpoints: (tenant: string, id: string) => E<ReadonlyArray<CheckpointRow> | undefined>
+    /**
+     * A kept checkpoint of the tenant's run with its bytes: the one numbered `seq`, or the latest when `seq` is
+     * undefined. `run` undefined: the tenant has no such run; `state` undefined: no such checkpoint is kept.
+     */
+    readonly checkpointState: (
+      tenant: string,
+      id: string,
+      seq: number | undefined,
+    ) => E<{ readonly run: RunRow; readonly state: KeptState | undefined } | undefined>
     /** Deletes the checkpoints older than `ms`; answers how many went. */
     readonly pruneCheckpoints: (ms: number) => E<number>
     /** Atomically takes a suspended run for `owner`. */

@@ -25,6 +25,8 @@ const newRun = (owner = "a", leaseMs = 60_000, tenant = "t") => ({
   seed: `seed-${counter}`,
 })
 const bytes = (s: string) => new TextEncoder().encode(s)
+/** Where a suspend's state sits: no call made yet, and room for ten checkpoints. */
+const START = { calls: 0, lastKey: undefined, keep: 10 }
 const types = (runId: string) =>
   Effect.gen(function* () {
     const events = yield* EventStore
@@ -74,7 +76,7 @@ for (const [name, layer] of stores) {
           const run = newRun()
           yield* runs.insert(run)
           yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 } })
-          const suspended = yield* runs.suspend(run.id, "a", bytes("state"))
+          const suspended = yield* runs.suspend(run.id, "a", bytes("state"), START)
           assert.strictEqual(suspended?.status, "suspended")
           const pending = yield* calls.pending([run.id])
           assert.deepStrictEqual(pending.get(run.id), [{ key: `${run.id}:1`, path: "slow.echo", state: "queued" }])
@@ -94,7 +96,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null, callbackHash: `hash-${run.id}` })
           yield* calls.accepted(run.id, key, { job: 7 }, { timeoutMs: undefined, heartbeatTimeoutMs: undefined })
-          yield* runs.suspend(run.id, "a", bytes("s"), { waiting: [key] })
+          yield* runs.suspend(run.id, "a", bytes("s"), START, { waiting: [key] })
           assert.isFalse((yield* runs.wakeable(100)).some((r) => r.id === run.id))
           assert.strictEqual(yield* runs.claimWoken(run.id, "b", 60_000), undefined)
           const done = yield* calls.complete({ callbackHash: `hash-${run.id}` }, { ok: true, output: 42 })
@@ -124,7 +126,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
           yield* calls.settled(run.id, key, { ok: true, output: 1 })
-          yield* runs.suspend(run.id, "a", bytes("s"), { waiting: [key] })
+          yield* runs.suspend(run.id, "a", bytes("s"), START, { waiting: [key] })
           assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
           yield* runs.pin("t", run.id)
           assert.isFalse((yield* runs.wakeable(100)).some((r) => r.id === run.id))
@@ -140,7 +142,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
           yield* calls.accepted(run.id, key, null, { timeoutMs: undefined, heartbeatTimeoutMs: 1000 })
-          yield* runs.suspend(run.id, "a", bytes("s"), { waiting: [key] })
+          yield* runs.suspend(run.id, "a", bytes("s"), START, { waiting: [key] })
           assert.deepStrictEqual(yield* calls.expire, [])
           yield* elapse(1100)
           assert.deepStrictEqual(yield* calls.expire, [run.id])
@@ -177,6 +179,44 @@ for (const [name, layer] of stores) {
           yield* elapse(300)
           assert.isAtLeast(yield* runs.pruneCheckpoints(200), 3)
           assert.deepStrictEqual(yield* runs.checkpoints("t", run.id), [])
+        }),
+      )
+
+      it.effect("a kept state is read back by seq or as the latest; a suspend keeps its state as the latest", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const run = newRun()
+          yield* runs.insert(run)
+          assert.deepStrictEqual(yield* runs.checkpointState("t", run.id, undefined), { run: (yield* runs.get("t", run.id))!, state: undefined })
+          yield* runs.checkpoint(run.id, "a", bytes("s1"), { calls: 1, lastKey: `${run.id}:1`, keep: 10 })
+          yield* runs.checkpoint(run.id, "a", bytes("s2"), { calls: 2, lastKey: `${run.id}:2`, keep: 10 })
+          const text = (s: { readonly seq: number; readonly snapshot: Uint8Array } | undefined) => s && [s.seq, new TextDecoder().decode(s.snapshot)]
+          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, 1))?.state), [1, "s1"])
+          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, undefined))?.state), [2, "s2"])
+          assert.strictEqual((yield* runs.checkpointState("t", run.id, 7))?.state, undefined)
+          assert.strictEqual(yield* runs.checkpointState("other", run.id, 1), undefined)
+          yield* runs.suspend(run.id, "a", bytes("s3"), { calls: 2, lastKey: `${run.id}:2`, keep: 10 })
+          const latest = yield* runs.checkpointState("t", run.id, undefined)
+          assert.strictEqual(latest?.run.status, "suspended")
+          assert.deepStrictEqual(text(latest?.state), [3, "s3"])
+          assert.deepStrictEqual((yield* runs.checkpoints("t", run.id))?.map((k) => [k.seq, k.calls]), [[1, 1], [2, 2], [3, 2]])
+          // A cancelled run keeps its checkpoints: it can still be forked.
+          yield* runs.cancel("t", run.id, "suspended")
+          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, undefined))?.state), [3, "s3"])
+        }),
+      )
+
+      it.effect("a fork records where it came from, in its row and its run.created event", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const events = yield* EventStore
+          const run = { ...newRun(), forkedFrom: { run: "source", checkpoint: 4 } }
+          assert.deepStrictEqual((yield* runs.insert(run))?.forkedFrom, { run: "source", checkpoint: 4 })
+          assert.deepStrictEqual((yield* runs.get("t", run.id))?.forkedFrom, { run: "source", checkpoint: 4 })
+          const created = (yield* events.after(run.id, "0", 10))[0]
+          assert.strictEqual(created?.type, "run.created")
+          assert.deepStrictEqual(created?.data, { owner: "a", forkedFrom: { run: "source", checkpoint: 4 } })
+          assert.strictEqual((yield* runs.insert(newRun()))?.forkedFrom, null)
         }),
       )
 

@@ -8,7 +8,7 @@ import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import type { Limits, RunStatus } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
-import type { Control } from "../runs.ts"
+import type { Control, ForkedFrom } from "../runs.ts"
 import type { ToolRow } from "../tools.ts"
 
 export interface RunRecord {
@@ -26,12 +26,15 @@ export interface RunRecord {
   readonly seq: number
   readonly requestHash: string | null
   readonly seed: string | null
+  readonly forkedFrom: ForkedFrom | null
   readonly createdAt: number
   updatedAt: number
   snapshot: Uint8Array | null
   autoResume: boolean
   wake: boolean
   recoveryAttempts: number
+  /** The `seq` of the run's last checkpoint. */
+  checkpointSeq: number
 }
 
 export interface CallRecord {
@@ -79,11 +82,12 @@ export interface IdempotencyRecord {
   updatedAt: number
 }
 
-/** A state kept for forks (migrations/0008_checkpoints.ts); the bytes are not kept: nothing reads them yet. */
+/** A state kept for forks (migrations/0008_checkpoints.ts). */
 export interface CheckpointRecord {
   readonly seq: number
   readonly calls: number
   readonly afterKey: string | undefined
+  readonly snapshot: Uint8Array
   readonly size: number
   readonly createdAt: number
 }

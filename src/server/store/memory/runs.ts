@@ -3,7 +3,21 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Result } from "../../api.ts"
-import { type AutoSuspend, CANCELLED, type CancelledCall, type CancelWhere, type Control, type EndedRun, endedEvents, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
+import {
+  type AutoSuspend,
+  CANCELLED,
+  type CancelledCall,
+  type CancelWhere,
+  type CheckpointAt,
+  type Control,
+  createdData,
+  type EndedRun,
+  endedEvents,
+  type ListQuery,
+  type NewRun,
+  type RunRow,
+  RunStore,
+} from "../runs.ts"
 import { appendEvent, callKey, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
 
 const toRow = (r: RunRecord, now: number): RunRow => ({
@@ -21,6 +35,7 @@ const toRow = (r: RunRecord, now: number): RunRow => ({
   seq: String(r.seq),
   requestHash: r.requestHash,
   seed: r.seed,
+  forkedFrom: r.forkedFrom === null ? null : { ...r.forkedFrom },
   createdAt: new Date(r.createdAt),
   updatedAt: new Date(r.updatedAt),
 })
@@ -77,13 +92,23 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       seq: ++tables.sequences.run,
       requestHash: run.requestHash,
       seed: run.seed,
+      forkedFrom: run.forkedFrom === undefined ? null : { ...run.forkedFrom },
       createdAt: now,
       updatedAt: now,
       snapshot: null,
       autoResume: false,
       wake: false,
       recoveryAttempts: 0,
+      checkpointSeq: 0,
     })
+
+    /** Keeps `snapshot` as the run's next checkpoint, dropping its oldest past `at.keep`. */
+    const keep = (r: RunRecord, snapshot: Uint8Array, at: CheckpointAt, now: number) => {
+      const seq = ++r.checkpointSeq
+      const kept = tables.checkpoints.get(r.id) ?? []
+      kept.push({ seq, calls: at.calls, afterKey: at.lastKey, snapshot: snapshot.slice(), size: snapshot.length, createdAt: now })
+      tables.checkpoints.set(r.id, kept.filter((k) => k.seq > seq - at.keep))
+    }
 
     return RunStore.of({
       insert: (run: NewRun) =>
@@ -92,7 +117,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           const r = newRecord(run, now)
           r.leaseExpiresAt = now + run.leaseMs
           tables.runs.set(run.id, r)
-          appendEvent(tables, run.id, "run.created", { owner: run.owner }, now)
+          appendEvent(tables, run.id, "run.created", createdData(run), now)
           return toRow(r, now)
         }),
       insertEnded: (run: EndedRun) =>
@@ -140,7 +165,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           appendEvent(tables, id, `run.${status}`, { owner }, now)
           return toRow(r, now)
         }),
-      suspend: (id, owner, snapshot, auto?: AutoSuspend) =>
+      suspend: (id, owner, snapshot, at, auto?: AutoSuspend) =>
         atomically((now) => {
           const r = running(id, owner)
           if (r === undefined) return undefined
@@ -150,6 +175,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
             (auto !== undefined && waiting.some((key) => tables.calls.get(callKey(id, key))?.state === "settled"))
           r.status = "suspended"
           r.snapshot = snapshot.slice()
+          keep(r, snapshot, at, now)
           r.autoResume = auto !== undefined
           release(r, now)
           for (const c of callsOf(tables, id)) if (c.state === "running") c.state = "queued"
@@ -168,10 +194,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           const r = running(id, owner)
           if (r === undefined) return
           r.snapshot = snapshot.slice()
-          const kept = tables.checkpoints.get(id) ?? []
-          const seq = (kept[kept.length - 1]?.seq ?? 0) + 1
-          kept.push({ seq, calls: at.calls, afterKey: at.lastKey, size: snapshot.length, createdAt: now })
-          tables.checkpoints.set(id, kept.filter((k) => k.seq > seq - at.keep))
+          keep(r, snapshot, at, now)
         }),
       checkpoints: (tenant, id) =>
         Effect.sync(() => {
@@ -187,6 +210,14 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
               after: c === undefined ? undefined : { key: c.key, path: c.path, input: c.input, outcome: c.outcome },
             }
           })
+        }),
+      checkpointState: (tenant, id, seq) =>
+        atomically((now) => {
+          const r = tables.runs.get(id)
+          if (r === undefined || r.tenant !== tenant) return undefined
+          const kept = tables.checkpoints.get(id) ?? []
+          const k = seq === undefined ? kept[kept.length - 1] : kept.find((k) => k.seq === seq)
+          return { run: toRow(r, now), state: k === undefined ? undefined : { seq: k.seq, snapshot: k.snapshot.slice() } }
         }),
       pruneCheckpoints: (ms) =>
         atomically((now) => {

@@ -12,7 +12,20 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import { Limits, type Result, RunStatus } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
-import { type AutoSuspend, CANCELLED, type CancelWhere, type CheckpointAt, Control, type EndedRun, endedEvents, type ListQuery, type NewRun, type RunRow, RunStore } from "../runs.ts"
+import {
+  type AutoSuspend,
+  CANCELLED,
+  type CancelWhere,
+  type CheckpointAt,
+  Control,
+  createdData,
+  type EndedRun,
+  endedEvents,
+  type ListQuery,
+  type NewRun,
+  type RunRow,
+  RunStore,
+} from "../runs.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
 const RunColumns = {
@@ -30,6 +43,7 @@ const RunColumns = {
   seq: Schema.String,
   request_hash: Schema.NullOr(Schema.String),
   seed: Schema.NullOr(Schema.String),
+  forked_from: Schema.NullOr(Schema.Struct({ run: Schema.String, checkpoint: Schema.Number })),
   created_at: Schema.Date,
   updated_at: Schema.Date,
   lease_expired: Schema.Boolean,
@@ -60,6 +74,7 @@ const Kept = Schema.Struct({
   outcome: Schema.Unknown,
 })
 const Pruned = Schema.Struct({ n: Schema.Number })
+const State = Schema.Struct({ seq: Schema.Number, snapshot: Schema.Uint8Array })
 
 const toRow = (r: typeof RunRaw.Type): RunRow => ({
   id: r.id,
@@ -76,6 +91,7 @@ const toRow = (r: typeof RunRaw.Type): RunRow => ({
   seq: r.seq,
   requestHash: r.request_hash,
   seed: r.seed,
+  forkedFrom: r.forked_from,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 })
@@ -91,20 +107,22 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const transaction = transactional(sql)
     const lease = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
     const columns = sql.literal(`id, tenant, status, code, limits, tools, result, owner, control, version,
-      seq::text AS seq, request_hash, seed, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
+      seq::text AS seq, request_hash, seed, forked_from, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
     const rows = decodeRows(RunRaw)
+    const forkedFrom = (run: Pick<NewRun, "forkedFrom">) => (run.forkedFrom === undefined ? null : json(run.forkedFrom))
     const first = (raw: ReadonlyArray<unknown>) => Effect.map(rows(raw), (r) => (r[0] === undefined ? undefined : toRow(r[0])))
 
     const insert = Effect.fn("RunStore.insert")(function* (run: NewRun) {
       return yield* first(
         yield* sql`
           WITH r AS (
-            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash, seed)
+            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash, seed, forked_from)
             VALUES (${run.id}, ${run.tenant}, 'running', ${run.code}, ${json(run.limits)},
-                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash}, ${run.seed})
+                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash}, ${run.seed},
+                    ${forkedFrom(run)})
             ON CONFLICT (id) DO NOTHING
             RETURNING *
-          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json({ owner: run.owner })} FROM r)
+          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json(createdData(run))} FROM r)
           SELECT ${columns} FROM r`,
       )
     })
@@ -114,9 +132,10 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* first(
         yield* sql`
           WITH r AS (
-            INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed)
+            INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from)
             VALUES (${run.id}, ${run.tenant}, ${run.status}, ${run.code}, ${json(run.limits)},
-                    ${run.tools === null ? null : json(run.tools)}, ${json(run.result)}, 1, ${run.requestHash}, ${run.seed})
+                    ${run.tools === null ? null : json(run.tools)}, ${json(run.result)}, 1, ${run.requestHash}, ${run.seed},
+                    ${forkedFrom(run)})
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (
@@ -162,7 +181,15 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       )
     })
 
-    const suspend = Effect.fn("RunStore.suspend")(function* (id: string, owner: string, snapshot: Uint8Array, auto?: AutoSuspend) {
+    /** Keeps `snapshot` as checkpoint `seq` of the runs `r` returns, and drops the run's oldest past `at.keep`. */
+    const keep = (id: string, snapshot: Uint8Array, at: CheckpointAt) => sql`
+      k AS (
+        INSERT INTO checkpoints (run_id, seq, calls, after_key, snapshot, size)
+        SELECT id, checkpoint_seq, ${at.calls}, ${at.lastKey ?? null}, ${snapshot}, ${snapshot.length} FROM r
+        RETURNING seq
+      ), d AS (DELETE FROM checkpoints WHERE run_id = ${id} AND seq <= (SELECT seq FROM k) - ${at.keep})`
+
+    const suspend = Effect.fn("RunStore.suspend")(function* (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt, auto?: AutoSuspend) {
       const waiting = auto?.waiting ?? []
       const wake =
         auto?.wake === true
@@ -173,10 +200,11 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       const write = sql`
         WITH r AS (
           UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, owner = NULL, lease_expires_at = NULL,
-            control = NULL, auto_resume = ${auto !== undefined}, wake = ${wake}, version = version + 1, updated_at = now()
+            control = NULL, auto_resume = ${auto !== undefined}, wake = ${wake}, version = version + 1, updated_at = now(),
+            checkpoint_seq = checkpoint_seq + 1
           WHERE id = ${id} AND owner = ${owner} AND status = 'running'
           RETURNING *
-        ), c AS (
+        ), ${keep(id, snapshot, at)}, c AS (
           UPDATE calls SET state = 'queued', updated_at = now()
           WHERE run_id IN (SELECT id FROM r) AND state = 'running'
         ), e AS (
@@ -195,19 +223,25 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
 
     // One statement: the state the run resumes from and the one kept for forks are the same, or neither is saved.
-    // Checkpoints of a run are taken one at a time (runs/execution.ts), so `max(seq) + 1` does not race.
+    // The number comes from the row the statement updates (migrations/0009), so a suspend racing it gets another.
     const checkpoint = Effect.fn("RunStore.checkpoint")(function* (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt) {
       yield* sql`
         WITH r AS (
-          UPDATE runs SET snapshot = ${snapshot} WHERE id = ${id} AND owner = ${owner} AND status = 'running' RETURNING id
-        ), k AS (
-          INSERT INTO checkpoints (run_id, seq, calls, after_key, snapshot, size)
-          SELECT id, coalesce((SELECT max(seq) FROM checkpoints WHERE run_id = ${id}), 0) + 1, ${at.calls}, ${at.lastKey ?? null},
-            ${snapshot}, ${snapshot.length}
-          FROM r
-          RETURNING seq
-        )
-        DELETE FROM checkpoints WHERE run_id = ${id} AND seq <= (SELECT seq FROM k) - ${at.keep}`
+          UPDATE runs SET snapshot = ${snapshot}, checkpoint_seq = checkpoint_seq + 1
+          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          RETURNING id, checkpoint_seq
+        ), ${keep(id, snapshot, at)}
+        SELECT 1`
+    })
+
+    const checkpointState = Effect.fn("RunStore.checkpointState")(function* (tenant: string, id: string, seq: number | undefined) {
+      const run = yield* get(tenant, id)
+      if (run === undefined) return undefined
+      const raw = yield* sql`
+        SELECT seq, snapshot FROM checkpoints
+        WHERE run_id = ${id}${seq === undefined ? sql`` : sql` AND seq = ${seq}`}
+        ORDER BY seq DESC LIMIT 1`
+      return { run, state: (yield* decodeRows(State)(raw))[0] }
     })
 
     const checkpoints = Effect.fn("RunStore.checkpoints")(function* (tenant: string, id: string) {
@@ -347,6 +381,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         pin,
         checkpoint,
         checkpoints,
+        checkpointState,
         pruneCheckpoints,
         claim,
         wakeable,
