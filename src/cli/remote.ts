@@ -15,7 +15,7 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { readFileSync } from "node:fs"
 import type { ApiClient } from "../client/effect.ts"
 import { toClientError } from "../client/promise.ts"
-import type { Catalog, CatalogTool, Run, RunEvent, RunPage } from "../server/api.ts"
+import type { Catalog, CatalogTool, Run, RunEvent, RunPage, ToolSearch } from "../server/api.ts"
 import { CliExit, CliFailure, ExitCode, forStatus, guard, usage } from "./exit.ts"
 
 export const commonFlags = {
@@ -332,6 +332,29 @@ const toolsGet = Command.make("get", { ...remoteFlags, path: pathArgument }, (fl
   ),
 ).pipe(Command.withDescription("One tool: its registration and TypeScript signature"))
 
+const toolsSearch = Command.make(
+  "search",
+  {
+    ...remoteFlags,
+    query: Argument.String("query").pipe(Argument.withDescription("words, a tool's path or a namespace, as a program's search() takes")),
+    limit: Flag.Int("limit").pipe(Flag.withDescription("at most this many (1–100, default 20)"), Flag.optional),
+  },
+  (flags) =>
+    withClient(flags, (client) =>
+      client.tools
+        .search({ query: { q: flags.query, ...(Option.isSome(flags.limit) ? { limit: flags.limit.value } : {}) } })
+        .pipe(
+          Effect.flatMap((found: ToolSearch) =>
+            out(
+              flags.json
+                ? json(found)
+                : found.results.map((t) => `${t.path}\t${t.score}\t${t.description}`).join("\n") || "no tool matches",
+            ),
+          ),
+        ),
+    ),
+).pipe(Command.withDescription("Find tools as a program's search() does, best first"))
+
 const toolsPut = Command.make(
   "put",
   {
@@ -359,7 +382,7 @@ const toolsDelete = Command.make("delete", { ...remoteFlags, path: pathArgument 
 
 export const tools = Command.make("tools").pipe(
   Command.withDescription("Manage the service's webhook tools"),
-  Command.withSubcommands([toolsList, toolsGet, toolsPut, toolsDelete]),
+  Command.withSubcommands([toolsList, toolsGet, toolsSearch, toolsPut, toolsDelete]),
 )
 
 export const readProgram = (file: string) =>

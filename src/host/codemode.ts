@@ -15,6 +15,7 @@ import * as Queue from "effect/Queue"
 import { newRealm } from "./realm-template.ts"
 import { Interpreter } from "../interpreter/index.ts"
 import { buildCatalog, type CatalogEntry } from "./catalog.ts"
+import { rankedSearch, type RankedPage, SearchRequestError, type SearchRequest } from "./search.ts"
 import type { Realm } from "../runtime/realm.ts"
 import { DataError } from "./data.ts"
 import { toWire } from "./extension-values.ts"
@@ -104,6 +105,11 @@ export interface Runtime<R = never> {
   readonly execute: (code: string, bindings?: Bindings) => Effect.Effect<Result, never, R>
   /** One descriptor per tool: exact path, description, TypeScript signature. */
   readonly catalog: () => ReadonlyArray<CatalogEntry>
+  /**
+   * The `search` built-in's answer for a host (non-spec), with the same matches in the same order: catalog paths,
+   * and each match's score. Throws a TypeError for a request the built-in would refuse.
+   */
+  readonly search: (request?: SearchRequest) => RankedPage
 }
 
 /**
@@ -167,6 +173,14 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
   const catalog = buildCatalog(index)
   const byExpression = new Map<string, ToolEntry>(index.entries.map((e) => [e.expression, e]))
   const hooks = options.hooks
+  const hostSearch = (request: SearchRequest = {}): RankedPage => {
+    try {
+      return rankedSearch(index, request)
+    } catch (e) {
+      if (e instanceof SearchRequestError) throw new TypeError(e.message)
+      throw e
+    }
+  }
 
   if (engine === "vm") {
     let pristine: Realm | undefined
@@ -194,6 +208,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           // Nobody else holds this program, so it is never suspended, and a new program never fails to resume.
           .pipe(Effect.map((o) => o as Result), Effect.orDie),
       catalog: () => catalog,
+      search: hostSearch,
       program: entryPoints.program,
       resume: entryPoints.resume,
       fork: entryPoints.fork,
@@ -244,6 +259,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
   return {
     execute: execute as Runtime<TreeServices<T> | HookServices<H> | ExtensionServices<X>>["execute"],
     catalog: () => catalog,
+    search: hostSearch,
   }
 }
 

@@ -11,7 +11,7 @@ export type { Diagnostic, DiagnosticKind, SourceLocation } from "./diagnostic.ts
 export type { ExtensionHookCall, Hooks, ToolHookCall, ToolHookOutcome } from "./hooks.ts"
 export type { Limits } from "./limits.ts"
 export type { Result, ToolCall } from "./result.ts"
-export type { SearchItem, SearchPage } from "./search.ts"
+export type { RankedItem, RankedPage, SearchItem, SearchPage, SearchRequest } from "./search.ts"
 export type { ToolTree } from "./tree.ts"
 export type { Program } from "./vm-program.ts"
 export type { ForkOptions, ForkOutcome } from "./fork.ts"

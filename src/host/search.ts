@@ -19,6 +19,10 @@ import type { ToolEntry, ToolIndex } from "./tree.ts"
 export const DEFAULT_LIMIT = 20
 export const MAX_LIMIT = 100
 
+/**
+ * @since 0.1.0
+ * @category models
+ */
 export interface SearchRequest {
   readonly query?: string | undefined
   readonly namespace?: string | undefined
@@ -70,17 +74,46 @@ export class SearchRequestError {
   }
 }
 
-export const search = (index: ToolIndex, request: SearchRequest): SearchPage => {
+/**
+ * A search item as a host sees it (`runtime.search`, non-spec): the catalog's entry — canonical path — with how well
+ * it matched, from 0 to 1: the weighted share of the query's words it contains (1 for an exact path or a browse).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface RankedItem {
+  readonly path: string
+  readonly description: string
+  readonly signature: string
+  readonly score: number
+}
+
+/**
+ * @since 0.1.0
+ * @category models
+ */
+export interface RankedPage extends Omit<SearchPage, "items"> {
+  readonly items: ReadonlyArray<RankedItem>
+}
+
+/** One page of the ranking, as the built-in and the host both read it. */
+const rankedPage = <A>(index: ToolIndex, request: SearchRequest, shape: (m: Match) => A) => {
   const limit = request.limit === undefined ? DEFAULT_LIMIT : Math.min(checkCount("limit", request.limit, 1), MAX_LIMIT)
   const offset = request.offset === undefined ? 0 : checkCount("offset", request.offset, 0)
   const scope = request.namespace === undefined || request.namespace.trim() === "" ? [] : parsePathText(request.namespace)
   if (scope === undefined) throw new SearchRequestError(`search: ${JSON.stringify(request.namespace)} is not a namespace path`)
   const inScope = index.entries.filter((e) => isBelow(e.segments, scope))
   const matches = match(index, inScope, (request.query ?? "").trim())
-  const items = matches.slice(offset, offset + limit).map(item)
+  const items = matches.slice(offset, offset + limit).map(shape)
   const hasMore = offset + limit < matches.length
   return { items, total: matches.length, offset, limit, hasMore, ...(hasMore ? { nextOffset: offset + limit } : {}) }
 }
+
+export const search = (index: ToolIndex, request: SearchRequest): SearchPage => rankedPage(index, request, (m) => item(m.entry))
+
+/** The same page for a host: canonical paths, with scores. */
+export const rankedSearch = (index: ToolIndex, request: SearchRequest): RankedPage =>
+  rankedPage(index, request, (m) => ({ path: m.entry.path, description: m.entry.tool.description, signature: signatureOf(m.entry), score: m.score }))
 
 const checkCount = (name: string, v: number, min: number): number => {
   if (!Number.isInteger(v) || v < min) throw new SearchRequestError(`search: ${name} must be an integer of at least ${min}`)
@@ -92,21 +125,29 @@ const isBelow = (segments: ReadonlyArray<string>, scope: ReadonlyArray<string>):
 
 const item = (e: ToolEntry): SearchItem => ({ path: e.expression, description: e.tool.description, signature: signatureOf(e) })
 
-const match = (index: ToolIndex, entries: ReadonlyArray<ToolEntry>, query: string): ReadonlyArray<ToolEntry> => {
-  if (query === "") return entries
+interface Match {
+  readonly entry: ToolEntry
+  readonly score: number
+}
+
+const whole = (entry: ToolEntry): Match => ({ entry, score: 1 })
+
+const match = (index: ToolIndex, entries: ReadonlyArray<ToolEntry>, query: string): ReadonlyArray<Match> => {
+  if (query === "") return entries.map(whole)
   const asPath = parsePathText(query)
   if (asPath !== undefined && asPath.length > 0) {
     const exact = index.byPath.get(canonicalPath(asPath))
-    if (exact !== undefined && entries.includes(exact)) return [exact]
-    if (index.namespaces.has(canonicalPath(asPath))) return entries.filter((e) => isBelow(e.segments, asPath))
+    if (exact !== undefined && entries.includes(exact)) return [whole(exact)]
+    if (index.namespaces.has(canonicalPath(asPath))) return entries.filter((e) => isBelow(e.segments, asPath)).map(whole)
   }
   const words = tokenize(query)
-  if (words.length === 0) return entries
+  if (words.length === 0) return entries.map(whole)
   const scored = entries
     .map((entry, order) => ({ entry, order, ...score(entry, words) }))
     .filter((s) => s.matched > 0)
   scored.sort((a, b) => b.matched - a.matched || b.score - a.score || a.order - b.order)
-  return scored.map((s) => s.entry)
+  // Rounded: a score is for people to read and compare, not to carry float noise.
+  return scored.map((s) => ({ entry: s.entry, score: Math.round((s.score / (WEIGHTS.path * words.length)) * 1000) / 1000 }))
 }
 
 /** Words of a text: split at non-alphanumerics and camelCase humps, lowercased. */

@@ -296,6 +296,8 @@ export const CatalogTool = Schema.Struct({
   input: JsonSchema,
   output: Schema.optionalKey(JsonSchema),
   url: Schema.String,
+  /** The webhook's host (and port), for showing where calls go without the URL's path and query. */
+  host: Schema.String,
   mode: ToolMode,
   timeoutMs: Schema.optionalKey(Schema.Int),
   heartbeatTimeoutMs: Schema.optionalKey(Schema.Int),
@@ -309,3 +311,21 @@ export const Catalog = Schema.Struct({ tools: Schema.Array(CatalogTool), namespa
 export type Catalog = typeof Catalog.Type
 
 export const PutNamespace = Schema.Struct({ description: Schema.String })
+
+/** `GET /v1/tools/search?q=…&limit=`: the tenant's tools a program's `search(q)` would find, in its order. */
+export const ToolSearchQuery = {
+  q: Schema.optionalKey(Schema.String),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
+}
+
+/** A tool a search found: its registered path, description, signature, and how well it matched (0 to 1). */
+export const ToolSearchResult = Schema.Struct({
+  path: Schema.String,
+  description: Schema.String,
+  signature: Schema.String,
+  score: Schema.Finite,
+}).annotate({ identifier: "ToolSearchResult" })
+export type ToolSearchResult = typeof ToolSearchResult.Type
+
+export const ToolSearch = Schema.Struct({ results: Schema.Array(ToolSearchResult) }).annotate({ identifier: "ToolSearch" })
+export type ToolSearch = typeof ToolSearch.Type

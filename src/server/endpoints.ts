@@ -37,6 +37,8 @@ import {
   RunEvent,
   RunPage,
   ToolPath,
+  ToolSearch,
+  ToolSearchQuery,
   Unauthorized,
   Unavailable,
 } from "./api.ts"
@@ -144,6 +146,12 @@ export class ToolsGroup extends HttpApiGroup.make("tools")
     HttpApiEndpoint.get("list", "/v1/tools", { success: Catalog, error: v1Errors }).annotate(
       OpenApi.Description,
       "The tool catalog: every registered tool with its TypeScript signature, and the namespaces.",
+    ),
+    HttpApiEndpoint.get("search", "/v1/tools/search", { query: ToolSearchQuery, success: ToolSearch, error: v1Errors }).annotate(
+      OpenApi.Description,
+      "Searches the catalog as a program's `search(q)` does (same matches, same order; an empty `q` lists every " +
+        "tool), with each tool's registered path and a score from 0 to 1. A tool registered at the path `search` is " +
+        "read through the catalog, not `GET /v1/tools/search`.",
     ),
     HttpApiEndpoint.get("get", "/v1/tools/:path", { params: pathParam, success: CatalogTool, error: v1Errors }).annotate(
       OpenApi.Description,

@@ -136,6 +136,19 @@ export interface CatalogEntry {
   readonly signature: string
 }
 
+/** A tool a search found: its registered path, and how well it matched (0 to 1). */
+export interface SearchMatch {
+  readonly path: string
+  readonly description: string
+  readonly signature: string
+  readonly score: number
+}
+
+export interface SearchQuery {
+  readonly query?: string | undefined
+  readonly limit?: number | undefined
+}
+
 export class Executor extends Context.Service<
   Executor,
   {
@@ -145,6 +158,12 @@ export class Executor extends Context.Service<
     readonly catalog: (tools: ReadonlyArray<ToolShape>) => ReadonlyArray<CatalogEntry>
     /** Why the engine would refuse this tool (its schemas, its path), or undefined when it accepts it. */
     readonly check: (tool: ToolShape) => string | undefined
+    /** The tools a program's `search(query)` would find among these, in its order, with their scores. */
+    readonly search: (
+      tools: ReadonlyArray<ToolShape>,
+      namespaces: ReadonlyArray<NamespaceBinding>,
+      query: SearchQuery,
+    ) => ReadonlyArray<SearchMatch>
   }
 >()("codemode/server/Executor") {
   /**
@@ -311,8 +330,9 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
     })
   }
 
-  const shapes = (tools: ReadonlyArray<ToolShape>) =>
-    CodeMode.make({ tools: toolTree(library, tools.map((t) => ({ ...t, mode: "plain", call: () => Effect.void })), [], false) }).catalog()
+  const runtimeOf = (tools: ReadonlyArray<ToolShape>, namespaces: ReadonlyArray<NamespaceBinding> = []) =>
+    CodeMode.make({ tools: toolTree(library, tools.map((t) => ({ ...t, mode: "plain", call: () => Effect.void })), namespaces, false) })
+  const shapes = (tools: ReadonlyArray<ToolShape>) => runtimeOf(tools).catalog()
   const check = (tool: ToolShape): string | undefined => {
     try {
       shapes([tool])
@@ -329,5 +349,15 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
       return tools.map((t) => ({ path: t.path, signature: check(t) === undefined ? shapes([t])[0]!.signature : "" }))
     }
   }
-  return Executor.of({ program, resume, catalog, check })
+  const search = (tools: ReadonlyArray<ToolShape>, namespaces: ReadonlyArray<NamespaceBinding>, query: SearchQuery) => {
+    let runtime: ReturnType<typeof runtimeOf>
+    try {
+      runtime = runtimeOf(tools, namespaces)
+    } catch {
+      // As in the catalog: a tool the library refuses is left out, not the search.
+      runtime = runtimeOf(tools.filter((t) => check(t) === undefined), namespaces)
+    }
+    return runtime.search({ query: query.query, limit: query.limit }).items
+  }
+  return Executor.of({ program, resume, catalog, check, search })
 }

@@ -178,6 +178,7 @@ const toCatalog = (registrations: Registrations, executor: Executor["Service"]):
       input: t.input as CatalogTool["input"],
       ...(t.output === undefined ? {} : { output: t.output as CatalogTool["input"] }),
       url: t.url,
+      host: new URL(t.url).host,
       mode: t.mode,
       ...(t.timeoutMs === undefined ? {} : { timeoutMs: t.timeoutMs }),
       ...(t.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeoutMs: t.heartbeatTimeoutMs }),
@@ -231,6 +232,13 @@ const ToolsHandlers = HttpApiBuilder.group(
               const tool = toCatalog(r, executor).tools.find((x) => x.path === params.path)
               return tool === undefined ? Effect.fail(new ToolNotFound({ path: params.path })) : Effect.succeed(tool)
             }),
+          ),
+        ),
+      )
+      .handle("search", ({ query }) =>
+        handle(
+          withTenant((t) =>
+            Effect.map(registry.all(t), (r) => ({ results: executor.search(r.tools, r.namespaces, { query: query.q, limit: query.limit }) })),
           ),
         ),
       )

@@ -23,6 +23,7 @@ const SUMMARIES: Record<string, string> = {
   "runs.cancel": "Cancel a run",
   "tools.put": "Register a webhook tool",
   "tools.list": "The tool catalog",
+  "tools.search": "Search the tool catalog",
   "tools.get": "Get a tool",
   "tools.delete": "Remove a tool",
   "tools.putNamespace": "Describe a namespace",

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Namespace from "../../src/host/namespace.ts"
-import { search, SearchRequestError } from "../../src/host/search.ts"
+import { rankedSearch, search, SearchRequestError } from "../../src/host/search.ts"
+import * as CodeMode from "../../src/host/public.ts"
 import * as Tool from "../../src/host/tool.ts"
 import { buildIndex } from "../../src/host/tree.ts"
 
@@ -81,5 +82,34 @@ describe("search", () => {
     expect(() => search(index, { offset: -1 })).toThrow(SearchRequestError)
     expect(() => search(index, { offset: 1.5 })).toThrow(SearchRequestError)
     expect(search(index, { limit: 1000 }).limit).toBe(100)
+  })
+})
+
+describe("the host's search (runtime.search, non-spec)", () => {
+  it("finds what the built-in finds, in its order, with catalog paths and scores from 0 to 1", () => {
+    for (const query of ["cancel", "refund payment", "shipment", "orders", "orders.lookup", "", "nothing"]) {
+      const ranked = rankedSearch(index, { query })
+      expect(ranked.items.map((i) => CodeMode.toolExpression(i.path))).toEqual(paths({ query }))
+      const scores = ranked.items.map((i) => i.score)
+      for (const s of scores) expect(s > 0 && s <= 1).toBe(true)
+    }
+    // A word found in the path weighs most: both words in the path score 1, one of them in a description less.
+    expect(rankedSearch(index, { query: "cancel order" }).items[0]).toEqual({
+      path: "orders.cancelOrder",
+      description: "Cancel an open order",
+      signature: "tools.orders.cancelOrder(input?: {}): Promise<void>",
+      score: 1,
+    })
+    expect(rankedSearch(index, { query: "email" }).items[0]!.score).toBe(0.4)
+    expect(rankedSearch(index, { query: "orders.lookup" }).items.map((i) => i.score)).toEqual([1])
+  })
+
+  it("is on every runtime, and refuses what the built-in refuses with a TypeError", () => {
+    const tools = { orders: { lookup: t("Look up an order by ID") } }
+    for (const engine of ["legacy", "vm"] as const) {
+      const runtime = CodeMode.make({ tools, engine })
+      expect(runtime.search({ query: "order" }).items.map((i) => i.path)).toEqual(["orders.lookup"])
+      expect(() => runtime.search({ limit: 0 })).toThrow(TypeError)
+    }
   })
 })

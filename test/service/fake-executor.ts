@@ -130,6 +130,12 @@ export const layer: Layer.Layer<Executor> = Layer.succeed(
       }),
     catalog: (tools) => tools.map((t) => ({ path: t.path, signature: `tools.${t.path}(input: unknown): Promise<unknown>` })),
     check: () => undefined,
+    // Scripts have no search of their own: a tool is found when its path or description contains the query.
+    search: (tools, _namespaces, { query = "", limit = 20 }) =>
+      tools
+        .filter((t) => t.path.includes(query) || t.description.includes(query))
+        .slice(0, limit)
+        .map((t) => ({ path: t.path, description: t.description, signature: `tools.${t.path}(input: unknown): Promise<unknown>`, score: 1 })),
   }),
 )
 

@@ -78,6 +78,10 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
   "calls.heartbeat": [{ name: "missing", path: "/v1/calls/missing:0/heartbeat", status: 404 }],
   "callbacks.heartbeat": [{ name: "unknown token", path: "/v1/callbacks/nope/heartbeat", status: 404 }],
   "tools.list": [{ name: "catalog", path: "/v1/tools", status: 200 }],
+  "tools.search": [
+    { name: "found", path: "/v1/tools/search?q=echo&limit=5", status: 200 },
+    { name: "bad limit", path: "/v1/tools/search?limit=1000", status: 400 },
+  ],
   "tools.delete": [
     { name: "delete", method: "DELETE", path: "/v1/tools/p.other", status: 204 },
     { name: "missing", method: "DELETE", path: "/v1/tools/p.other", status: 404 },

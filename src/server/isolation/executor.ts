@@ -22,7 +22,7 @@ const specOf = (tools: ReadonlyArray<ToolBinding>): Array<ToolSpec> =>
 const refusedBy = (answer: Answer): Effect.Effect<Checkpoint | undefined, SuspendRefused> =>
   answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.checkpoint) : Effect.fail(new SuspendRefused(answer.refusal))
 
-/** The executor over a pool. The catalog and tool checks need no isolation: they only render schemas. */
+/** The executor over a pool. The catalog, tool checks and search need no isolation: they only render schemas. */
 const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshotKey: string | undefined): Executor["Service"] => {
   const local = fromLibrary(library, { snapshotKey })
   const program = (
@@ -62,6 +62,7 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
       ),
     catalog: local.catalog,
     check: local.check,
+    search: local.search,
   })
 }
 
