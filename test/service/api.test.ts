@@ -108,6 +108,7 @@ describe("tools", () => {
       signature: expect.stringContaining("tools.orders.lookup("),
       input: { type: "object" },
       url: "http://127.0.0.1:9/b",
+      host: "127.0.0.1:9",
       mode: "idempotent",
       timeoutMs: 500,
     })
