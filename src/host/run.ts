@@ -58,8 +58,8 @@ export interface LoopEngine<S> {
   readonly suspension?: Suspension<S> | undefined
   /** What the memory meter (runtime/memory.ts) needs of the engine to measure the run's live heap. */
   readonly heap?: HeapAccess | undefined
-  /** Every line the program logs, once, after the slice that logged it. */
-  readonly onLog?: ((line: string) => void) | undefined
+  /** Every line the program logs, once, after the slice that logged it, with its index among the run's lines. */
+  readonly onLog?: ((line: string, index: number) => void) | undefined
 }
 
 export interface HeapAccess {
@@ -109,7 +109,7 @@ export const runLoop = <S = never>(
       const logs = run.realm.logs
       while (logsSeen < logs.length) {
         try {
-          onLog(logs[logsSeen++]!)
+          onLog(logs[logsSeen]!, logsSeen++)
         } catch {
           // An observer that fails must not end the run it watches; the line is still in the Result.
         }

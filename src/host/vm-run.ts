@@ -69,8 +69,12 @@ export interface SuspendRequest {
 
 /** What a host watching a run learns as it happens (non-spec, for services that stream a run's progress). */
 export interface RunObserver {
-  /** Every line the program logs, as soon as the slice that logged it ends (they are also in the Result). */
-  readonly onLog?: (line: string) => void
+  /**
+   * Every line the program logs, as soon as the slice that logged it ends (they are also in the Result), with its
+   * index among all the lines of the run (from 0; a resumed run goes on counting): a host that writes them
+   * somewhere can recognise a line it was given before a crash when a run continues from an earlier state.
+   */
+  readonly onLog?: (line: string, index: number) => void
 }
 
 /** Steps per slice while a suspend waits for a point without native frames. */

@@ -168,8 +168,8 @@ export const CreateRun = Schema.Struct({
 export type CreateRun = typeof CreateRun.Type
 
 /**
- * One Server-Sent Event of a run's history (`GET /v1/runs/{id}/events`): `id` is the event's position (send it
- * back as `Last-Event-ID` to continue after it), `event` its type — `run.created`, `run.suspended`, `run.resumed`,
+ * One Server-Sent Event of a run's history (`GET /v1/runs/{id}/events`): `id` is the event's number within its run
+ * (1, 2, 3 …; send it back as `Last-Event-ID` to continue after it), `event` its type — `run.created`, `run.suspended`, `run.resumed`,
  * `run.succeeded`, `run.failed`, `run.cancelled`, `call.started`, `call.settled` — and `data` a JSON object with
  * the details and `at` (ISO time); the final `run.succeeded` / `run.failed` carries the `result` (with its logs).
  */

@@ -48,6 +48,13 @@ export interface NamespaceBinding {
   readonly description: string
 }
 
+/**
+ * Hears a line the program logged, with its index among all the lines of the run (from 0; a resumed run goes on
+ * counting, and a run replayed from its code counts again from 0): the same line of a run has the same index in
+ * every incarnation that logs it.
+ */
+export type OnLog = (line: string, index: number) => void
+
 export interface ProgramSpec {
   readonly runId: string
   readonly code: string
@@ -57,7 +64,7 @@ export interface ProgramSpec {
   /** The seed of the run's Math.random, saved with the run (a fresh one when absent). */
   readonly seed?: string | undefined
   /** Each line the program logs, as it logs it. */
-  readonly onLog?: ((line: string) => void) | undefined
+  readonly onLog?: OnLog | undefined
 }
 
 export interface ResumeSpec {
@@ -65,7 +72,7 @@ export interface ResumeSpec {
   readonly state: Uint8Array
   readonly tools: ReadonlyArray<ToolBinding>
   readonly namespaces: ReadonlyArray<NamespaceBinding>
-  readonly onLog?: ((line: string) => void) | undefined
+  readonly onLog?: OnLog | undefined
   /**
    * The run's code and limits: when this build cannot resume the state (another build saved it, or it is damaged),
    * the run starts again from its code instead — its tools answer the calls it already made from their record.
@@ -293,7 +300,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
     }) as CodeMode.VmRuntime
 
   const seeded = (seed: string | undefined) => (seed === undefined ? {} : { seed })
-  const observer = (onLog: ((line: string) => void) | undefined) => (onLog === undefined ? {} : { onLog })
+  const observer = (onLog: OnLog | undefined) => (onLog === undefined ? {} : { onLog })
 
   const program = (spec: ProgramSpec): Effect.Effect<Program> =>
     Effect.sync(() => adapt(runtimeFor(spec, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...seeded(spec.seed), ...observer(spec.onLog) })))

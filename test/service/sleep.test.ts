@@ -74,12 +74,9 @@ describe("auto-suspend and auto-resume", () => {
   })
 
   it("a client following the run live sees it through its wake to run.succeeded, in id order", async () => {
-    // The run's ids straddle a power of ten (its first event is 10^k - 1), so a history sorted as text puts its
-    // first event last: the race seen with `runs events --follow`, the stream ending after an earlier event.
-    const [last] = await sqlOn<{ max: string }>(db.url, "SELECT coalesce(max(id), 0)::text AS max FROM events")
-    const boundary = 10 ** String(Number(last!.max) + 2).length
-    await sqlOn(db.url, "SELECT setval('events_id_seq', $1::bigint)", [boundary - 2])
-    const { id, start } = await startOn(a, `console.log("waiting"); const r = await tools.jobs.build({}); return r.built + 1`)
+    // The run's ids (1, 2, 3 … per run) pass 10, so a history sorted as text would put its 10th event after its
+    // 1st: the race seen with `runs events --follow`, the stream ending after an earlier event.
+    const { id, start } = await startOn(a, `for (let i = 0; i < 10; i++) console.log("waiting", i); const r = await tools.jobs.build({}); return r.built + 1`)
     await status(a, id, "suspended")
     const res = await fetch(`${b.url}/v1/runs/${id}/events`, { signal: AbortSignal.timeout(20_000) })
     const body = res.text()
@@ -89,8 +86,8 @@ describe("auto-suspend and auto-resume", () => {
       .filter((block) => block.includes("data:"))
       .map((block) => Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()])))
     const ids = events.map((e) => Number(e["id"]))
-    expect(ids[0]).toBe(boundary - 1)
-    expect([...new Set(ids)].sort((x, y) => x - y)).toStrictEqual(ids)
+    expect(ids.length).toBeGreaterThan(10)
+    expect(ids).toStrictEqual(ids.map((_, i) => i + 1))
     const types = events.map((e) => e["event"])
     expect(types.slice(types.indexOf("call.settled"))).toStrictEqual(["call.settled", "run.resumed", "run.succeeded"])
     expect(JSON.parse(events.at(-1)!["data"]!).result).toMatchObject({ ok: true, value: 42 })

@@ -60,25 +60,25 @@ describe("checkpoint", () => {
 })
 
 describe("onLog", () => {
-  it.effect("reports each line once, as the run logs it, and not again after a resume", () =>
+  it.effect("reports each line once, as the run logs it, with its index, and not again after a resume", () =>
     Effect.gen(function* () {
       const gate = yield* Deferred.make<void>()
       const wait = Tool.make({ description: "wait", input: {}, execute: Tool.idempotent(() => Deferred.await(gate)) })
       const lines: Array<string> = []
       const runtime = CodeMode.make({ tools: { wait }, engine: "vm" })
       const program = runtime.program(`console.log("one", 1); await tools.wait({}); console.log("two"); return 0`, undefined, {
-        onLog: (line) => lines.push(line),
+        onLog: (line, index) => lines.push(`${index}: ${line}`),
       })
       const fiber = yield* Effect.forkChild(program.run())
       yield* settle
-      assert.deepStrictEqual(lines, ["one 1"])
+      assert.deepStrictEqual(lines, ["0: one 1"])
       const suspended = yield* program.suspend()
       yield* Fiber.join(fiber)
       yield* Deferred.succeed(gate, undefined)
-      const resumed = runtime.resume((suspended as CodeMode.Suspended).state, { onLog: (line) => lines.push(`resumed: ${line}`) })
+      const resumed = runtime.resume((suspended as CodeMode.Suspended).state, { onLog: (line, index) => lines.push(`resumed ${index}: ${line}`) })
       const outcome = yield* resumed.run()
       assert.deepStrictEqual(outcome.ok === true && outcome.logs, ["one 1", "two"])
-      assert.deepStrictEqual(lines, ["one 1", "resumed: two"])
+      assert.deepStrictEqual(lines, ["0: one 1", "resumed 1: two"])
     }))
 
   it.effect("an observer that throws does not end the run", () =>

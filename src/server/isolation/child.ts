@@ -89,12 +89,12 @@ process.on("message", (message: ToChild) => {
       return send({ type: "pong", seq: message.seq })
     case "start": {
       const { runId, code, limits, seed, tools, namespaces } = message
-      const onLog = message.log ? (line: string) => send({ type: "log", runId, line }) : undefined
+      const onLog = message.log ? (line: string, index: number) => send({ type: "log", runId, line, index }) : undefined
       return host(runId, executor.program({ runId, code, limits, seed, tools: bindings(runId, tools), namespaces, onLog }))
     }
     case "resume": {
       const { runId, state, replay, fork, tools, namespaces } = message
-      const onLog = message.log ? (line: string) => send({ type: "log", runId, line }) : undefined
+      const onLog = message.log ? (line: string, index: number) => send({ type: "log", runId, line, index }) : undefined
       return host(runId, executor.resume({ runId, state, replay, fork, tools: bindings(runId, tools), namespaces, onLog }))
     }
     case "reply": {

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Limits } from "../api.ts"
 import { ServerConfig } from "../config.ts"
-import { type Checkpoint, Executor, fromLibrary, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
+import { type Checkpoint, Executor, fromLibrary, type OnLog, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
 import { snapshotKey, type SnapshotKeyMissing } from "../snapshot-key.ts"
 import { Pool } from "./pool.ts"
 import type { Answer, Child } from "./process.ts"
@@ -29,7 +29,7 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
     runId: string,
     start: ToChild & { type: "start" | "resume" },
     tools: ReadonlyArray<ToolBinding>,
-    onLog: ((line: string) => void) | undefined,
+    onLog: OnLog | undefined,
     limits: Limits | undefined,
   ): Program => {
     const current: { child: Child | undefined } = { child: undefined }

@@ -12,7 +12,7 @@
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import type { Result } from "../api.ts"
-import type { Outcome, ToolBinding } from "../executor.ts"
+import type { OnLog, Outcome, ToolBinding } from "../executor.ts"
 import { type Answer, Child, type Hosted, type PoolOptions, type Settled } from "./process.ts"
 import type { ToChild } from "./protocol.ts"
 
@@ -116,7 +116,7 @@ export class Pool {
     runId: string,
     start: ToChild & { type: "start" | "resume" },
     tools: ReadonlyArray<ToolBinding>,
-    onLog: ((line: string) => void) | undefined,
+    onLog: OnLog | undefined,
     timeoutMs: number,
     current: { child: Child | undefined },
   ): Effect.Effect<Outcome> {

@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { fork, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import type { Outcome, ToolBinding } from "../executor.ts"
+import type { OnLog, Outcome, ToolBinding } from "../executor.ts"
 import type { ToChild, ToParent } from "./protocol.ts"
 
 // Beside this file: child.ts in a checkout, child.js in the compiled package (tsc rewrites imports, not URLs).
@@ -45,7 +45,7 @@ export type Settled =
 export interface Hosted {
   readonly runId: string
   readonly tools: ReadonlyMap<string, ToolBinding>
-  readonly onLog: ((line: string) => void) | undefined
+  readonly onLog: OnLog | undefined
   readonly deadline: number
   readonly calls: Map<number, Fiber.Fiber<void>>
   callsMade: number
@@ -169,7 +169,7 @@ export class Child {
         if (hosted === undefined) return
         if (hosted.skipLogs > 0) return void hosted.skipLogs--
         hosted.logged++
-        return hosted.onLog?.(message.line)
+        return hosted.onLog?.(message.line, message.index)
       }
       case "outcome":
         return this.runs.get(message.runId)?.settle({ type: "outcome", outcome: message.outcome })

@@ -50,7 +50,7 @@ export type ToParent =
       readonly key: string
     }
   | { readonly type: "abort"; readonly id: number }
-  | { readonly type: "log"; readonly runId: string; readonly line: string }
+  | { readonly type: "log"; readonly runId: string; readonly line: string; readonly index: number }
   | { readonly type: "outcome"; readonly runId: string; readonly outcome: Result | Suspended }
   /** The run was cancelled and has stopped (no outcome follows). */
   | { readonly type: "ended"; readonly runId: string }

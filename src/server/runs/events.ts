@@ -13,7 +13,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import type { RunEvent } from "../api.ts"
 import { ServerConfig } from "../config.ts"
 import { Notifications } from "../notifications.ts"
-import { EventStore } from "../store/events.ts"
+import { EventStore, type LoggedLine } from "../store/events.ts"
 import { RunStore } from "../store/runs.ts"
 import { RunNotFound } from "./errors.ts"
 import { ended } from "./views.ts"
@@ -24,7 +24,7 @@ export class RunEvents extends Context.Service<
   RunEvents,
   {
     /** Appends `log` events for lines a run logged (`truncated`: later lines are only in its Result). */
-    readonly appendLogs: (runId: string, lines: ReadonlyArray<string>, truncated: boolean) => Effect.Effect<void, SqlError.SqlError>
+    readonly appendLogs: (runId: string, lines: ReadonlyArray<LoggedLine>, truncated: boolean) => Effect.Effect<void, SqlError.SqlError>
     /**
      * The run's history from the event after `after` (all when undefined), then its new events as they happen;
      * the stream ends once the run has ended and its last event is sent, or when this replica shuts down (the
@@ -44,7 +44,7 @@ export class RunEvents extends Context.Service<
       const notifications = yield* Notifications
       let closing = false
 
-      const appendLogs = (runId: string, lines: ReadonlyArray<string>, truncated: boolean) =>
+      const appendLogs = (runId: string, lines: ReadonlyArray<LoggedLine>, truncated: boolean) =>
         events.appendLogs(runId, lines, truncated).pipe(Effect.andThen(notifications.publish({ type: "events", runId })))
 
       const follow = Effect.fn("RunEvents.follow")(function* (tenant: string, id: string, after: string | undefined) {

@@ -297,14 +297,13 @@ export class Execution extends Context.Service<
           logs: [],
           flushLock: Semaphore.makeUnsafe(1),
           recordLock: Semaphore.makeUnsafe(1),
-          logged: 0,
         }
         running.set(row.id, run)
         run.since = yield* Clock.currentTimeMillis
         // Not interrupted halfway (the log flusher that may start it is interrupted when the run ends): a row
         // written but not noted here would make the run's end clash with itself.
         if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(recordOnce(run)))
-        run.program = yield* make(tracker(run, replay), (line) => void run.logs.push(line)).pipe(
+        run.program = yield* make(tracker(run, replay), (line, index) => void run.logs.push({ line, index })).pipe(
           Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
         )
         yield* FiberMap.run(fibers, row.id, save(run, row), { startImmediately: true })

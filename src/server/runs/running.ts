@@ -4,7 +4,8 @@ import * as Effect from "effect/Effect"
 import type * as Semaphore from "effect/Semaphore"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
-import type { Program } from "../executor.ts"
+import type { OnLog, Program } from "../executor.ts"
+import type { LoggedLine } from "../store/events.ts"
 import type { NewRun, RunRow } from "../store/runs.ts"
 import { failed } from "./views.ts"
 
@@ -15,7 +16,7 @@ export type StopReason = "cancel" | "lease" | "shutdown" | "fault" | "clash"
 export type Saved = Effect.Effect<RunRow | undefined>
 
 /** Builds a run's program, given what the run's tool calls report to and where its log lines go. */
-export type Make = (calls: RunCalls, onLog: (line: string) => void) => Effect.Effect<Program>
+export type Make = (calls: RunCalls, onLog: OnLog) => Effect.Effect<Program>
 
 /** A run executing here, as only this service sees it. */
 export interface Running {
@@ -49,12 +50,11 @@ export interface Running {
   generation: number
   checkpointing: boolean
   checkpointAgain: boolean
-  /** Lines logged and not yet written as events, and how many were written. */
-  logs: Array<string>
+  /** Lines logged and not yet written as events. */
+  logs: Array<LoggedLine>
   readonly flushLock: Semaphore.Semaphore
   /** Held while the row is first written: by the insert of a run that goes on, or by the end of one never recorded. */
   readonly recordLock: Semaphore.Semaphore
-  logged: number
 }
 
 /** A program that fails at once: what a run becomes when the engine cannot make its program. */
@@ -64,14 +64,15 @@ export const failing = (message: string): Program => ({
   checkpoint: Effect.succeed(undefined),
 })
 
-/** Logged lines of one run streamed as events at most; the rest are in its Result. */
+/** Logged lines of one run streamed as events at most (the first ones); the rest are in its Result. */
 const MAX_LOG_EVENTS = 1000
 
-/** The lines logged since the last take (at most MAX_LOG_EVENTS per run), and whether later ones were dropped. */
+/**
+ * The lines logged since the last take that are streamed, and whether some were not. Chosen by index, not by
+ * count, so every incarnation of a run streams the same lines (the store writes each, and the truncation, once).
+ */
 export const takeLogs = (run: Running) => {
-  const lines = run.logs.splice(0, Math.max(0, MAX_LOG_EVENTS - run.logged))
-  const dropped = run.logs.splice(0).length
-  const first = run.logged === 0
-  run.logged += lines.length
-  return { logs: lines, truncated: dropped > 0 && run.logged === MAX_LOG_EVENTS && (first || lines.length > 0) }
+  const taken = run.logs.splice(0)
+  const logs = taken.filter((l) => l.index < MAX_LOG_EVENTS)
+  return { logs, truncated: logs.length < taken.length }
 }

@@ -10,6 +10,7 @@ import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus } from "../api.ts"
+import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
 /** A suspend or cancel request for the replica executing a run, and that replica's answer. */
 export const Control = Schema.Struct({
@@ -84,7 +85,7 @@ export interface EndedRun extends Omit<NewRun, "leaseMs"> {
   readonly status: "succeeded" | "failed"
   readonly result: Result
   /** Its logged lines (at most the streamed number) and whether later lines are only in the Result. */
-  readonly logs: ReadonlyArray<string>
+  readonly logs: ReadonlyArray<LoggedLine>
   readonly truncated: boolean
 }
 
@@ -95,10 +96,9 @@ export const createdData = (run: Pick<NewRun, "owner" | "forkedFrom">): Record<s
 })
 
 /** The events of an ended run stored at once, in the order `insert`, `appendLogs` and `finish` would write them. */
-export const endedEvents = (run: EndedRun): ReadonlyArray<{ readonly type: string; readonly data: unknown }> => [
+export const endedEvents = (run: EndedRun): ReadonlyArray<EventDraft> => [
   { type: "run.created", data: createdData(run) },
-  ...run.logs.map((line) => ({ type: "log", data: { line } })),
-  ...(run.truncated ? [{ type: "log.truncated", data: { detail: "later lines are only in the run's result" } }] : []),
+  ...logEvents(run.logs, run.truncated),
   { type: `run.${run.status}`, data: { owner: run.owner } },
 ]
 

@@ -283,13 +283,49 @@ for (const [name, layer] of stores) {
           const events = yield* EventStore
           const run = newRun()
           yield* runs.insert(run)
-          yield* events.appendLogs(run.id, ["one", "two"], true)
+          yield* events.appendLogs(run.id, [{ index: 0, line: "one" }, { index: 1, line: "two" }], true)
           yield* events.append(run.id, "custom", { x: 1 })
           const all = yield* events.after(run.id, "0", 100)
           assert.deepStrictEqual(all.map((e) => e.type), ["run.created", "log", "log", "log.truncated", "custom"])
+          assert.deepStrictEqual(all.map((e) => e.id), ["1", "2", "3", "4", "5"])
           assert.deepStrictEqual(all.slice(1, 3).map((e) => e.data), [{ line: "one" }, { line: "two" }])
           const later = yield* events.after(run.id, all[2]!.id, 2)
           assert.deepStrictEqual(later.map((e) => e.type), ["log.truncated", "custom"])
+        }),
+      )
+
+      it.effect("each run numbers its own events; what a run produced is written once, however often it is reported", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const events = yield* EventStore
+          const [a, b] = [newRun(), newRun()]
+          yield* runs.insert(a)
+          yield* runs.insert(b)
+          yield* events.appendLogs(a.id, [{ index: 0, line: "a0" }], false)
+          yield* events.appendLogs(b.id, [{ index: 0, line: "b0" }], false)
+          yield* calls.started(a.id, { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
+          yield* calls.settled(a.id, "k1", { ok: true, output: 2 })
+          // A replica that took the run over from its last checkpoint logs line 0 again, then goes on.
+          yield* events.appendLogs(a.id, [{ index: 0, line: "a0" }, { index: 1, line: "a1" }], true)
+          yield* events.appendLogs(a.id, [], true)
+          yield* calls.settled(a.id, "k1", { ok: true, output: 2 })
+          // An idempotent call sent again is a new attempt, and says so.
+          yield* calls.started(a.id, { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
+          const history = yield* events.after(a.id, "0", 100)
+          assert.deepStrictEqual(
+            history.map((e) => [e.id, e.type, (e.data as { line?: string; attempt?: number }).line ?? (e.data as { attempt?: number }).attempt ?? null]),
+            [
+              ["1", "run.created", null],
+              ["2", "log", "a0"],
+              ["3", "call.started", 1],
+              ["4", "call.settled", null],
+              ["5", "log", "a1"],
+              ["6", "log.truncated", null],
+              ["7", "call.started", 2],
+            ],
+          )
+          assert.deepStrictEqual((yield* events.after(b.id, "0", 100)).map((e) => [e.id, e.type]), [["1", "run.created"], ["2", "log"]])
         }),
       )
 

@@ -5,6 +5,7 @@ import * as Layer from "effect/Layer"
 import type { PendingCall } from "../../api.ts"
 import { type CallWhere, CallStore, type NewCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
+import { callEventKey } from "../events.ts"
 import { appendEvent, type CallRecord, callKey, jsonb, MemoryDatabase, type Tables } from "./database.ts"
 
 /** Postgres lists calls by `created_at, key`; statements are microseconds apart, so that is insertion order. */
@@ -35,7 +36,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
     const settle = (c: CallRecord, outcome: unknown, now: number) => {
       c.state = "settled"
       c.outcome = jsonb(outcome)
-      appendEvent(tables, c.runId, "call.settled", { key: c.key, outcome: c.outcome }, now)
+      appendEvent(tables, c.runId, "call.settled", { key: c.key, outcome: c.outcome }, now, callEventKey("call.settled", c.key))
     }
 
     return CallStore.of({
@@ -77,7 +78,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
             c.attempts++
             c.callbackHash = call.callbackHash ?? c.callbackHash
           }
-          appendEvent(tables, runId, "call.started", { key: call.key, path: call.path, attempt: c.attempts }, now)
+          appendEvent(tables, runId, "call.started", { key: call.key, path: call.path, attempt: c.attempts }, now, callEventKey("call.started", call.key, c.attempts))
         }),
       accepted: (runId, key, data, timing) =>
         atomically((now) => {
@@ -88,7 +89,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           c.deadlineAt = timing.timeoutMs === undefined ? null : now + timing.timeoutMs
           c.heartbeatMs = timing.heartbeatTimeoutMs ?? null
           c.heartbeatAt = now
-          appendEvent(tables, runId, "call.accepted", { key, data: c.data }, now)
+          appendEvent(tables, runId, "call.accepted", { key, data: c.data }, now, callEventKey("call.accepted", key))
         }),
       settled: (runId, key, outcome) =>
         atomically((now) => {

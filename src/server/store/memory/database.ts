@@ -57,11 +57,13 @@ export interface CallRecord {
 }
 
 export interface EventRecord {
-  readonly id: number
+  /** The event's number within its run (1, 2, 3 …). */
+  readonly seq: number
   readonly runId: string
   readonly type: string
   readonly data: unknown
   readonly at: number
+  readonly key: string | undefined
 }
 
 export interface KeyRecord {
@@ -98,15 +100,16 @@ export interface Tables {
   readonly checkpoints: Map<string, Array<CheckpointRecord>>
   /** By `callKey(runId, key)`. */
   readonly calls: Map<string, CallRecord>
-  readonly events: Array<EventRecord>
+  /** By run id, in order. */
+  readonly events: Map<string, Array<EventRecord>>
   /** By `tenantKey(tenant, path)`. */
   /** `previousUntil`: when the rotated-out `previousSecret` stops signing. */
   readonly tools: Map<string, ToolRow & { readonly tenant: string; readonly previousUntil?: number }>
   readonly namespaces: Map<string, { readonly tenant: string; readonly path: string; readonly description: string }>
   readonly keys: Map<string, KeyRecord>
   readonly idempotency: Map<string, IdempotencyRecord>
-  /** The last value of each sequence (`runs.seq`, `events.id`, the calls' insertion order). */
-  readonly sequences: { run: number; event: number; call: number }
+  /** The last value of each sequence (`runs.seq`, the calls' insertion order). */
+  readonly sequences: { run: number; call: number }
 }
 
 export const callKey = (runId: string, key: string): string => `${runId}\u0000${key}`
@@ -115,8 +118,12 @@ export const tenantKey = (tenant: string, name: string): string => `${tenant}\u0
 /** A value as a `jsonb` column gives it back: JSON only, text Postgres can store, a copy. */
 export const jsonb = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(storable(value))))
 
-export const appendEvent = (tables: Tables, runId: string, type: string, data: unknown, at: number): void => {
-  tables.events.push({ id: ++tables.sequences.event, runId, type, data: jsonb(data), at })
+/** Appends the run's next event; one whose key the run has an event for already is skipped. */
+export const appendEvent = (tables: Tables, runId: string, type: string, data: unknown, at: number, key?: string): void => {
+  const events = tables.events.get(runId) ?? []
+  if (key !== undefined && events.some((e) => e.key === key)) return
+  events.push({ seq: events.length + 1, runId, type, data: jsonb(data), at, key })
+  tables.events.set(runId, events)
 }
 
 export class MemoryDatabase extends Context.Service<MemoryDatabase, Tables>()("codemode/server/MemoryDatabase") {
@@ -125,11 +132,11 @@ export class MemoryDatabase extends Context.Service<MemoryDatabase, Tables>()("c
     runs: new Map(),
     checkpoints: new Map(),
     calls: new Map(),
-    events: [],
+    events: new Map(),
     tools: new Map(),
     namespaces: new Map(),
     keys: new Map(),
     idempotency: new Map(),
-    sequences: { run: 0, event: 0, call: 0 },
+    sequences: { run: 0, call: 0 },
   }))
 }

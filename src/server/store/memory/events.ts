@@ -1,8 +1,8 @@
-/** `EventStore` in memory: events are kept in id order, as they were appended. */
+/** `EventStore` in memory: each run's events are kept in order, numbered as they were appended. */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { EventStore } from "../events.ts"
+import { EventStore, logEvents } from "../events.ts"
 import { appendEvent, MemoryDatabase } from "./database.ts"
 
 export const layer: Layer.Layer<EventStore, never, MemoryDatabase> = Layer.effect(
@@ -14,19 +14,15 @@ export const layer: Layer.Layer<EventStore, never, MemoryDatabase> = Layer.effec
       append: (runId, type, data) => atomically((now) => appendEvent(tables, runId, type, data, now)),
       appendLogs: (runId, lines, truncated) =>
         atomically((now) => {
-          for (const line of lines) appendEvent(tables, runId, "log", { line }, now)
-          if (truncated) appendEvent(tables, runId, "log.truncated", { detail: "later lines are only in the run's result" }, now)
+          for (const e of logEvents(lines, truncated)) appendEvent(tables, runId, e.type, e.data, now, e.key)
         }),
       after: (runId, after, limit) =>
-        Effect.sync(() => {
-          const from = Number(after)
-          const out = []
-          for (const e of tables.events) {
-            if (out.length === limit) break
-            if (e.runId === runId && e.id > from) out.push({ id: String(e.id), type: e.type, data: e.data, at: new Date(e.at) })
-          }
-          return out
-        }),
+        Effect.sync(() =>
+          (tables.events.get(runId) ?? [])
+            .filter((e) => e.seq > Number(after))
+            .slice(0, limit)
+            .map((e) => ({ id: String(e.seq), type: e.type, data: e.data, at: new Date(e.at) })),
+        ),
     })
   }),
 )

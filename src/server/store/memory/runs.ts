@@ -128,7 +128,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           r.result = jsonb(run.result)
           release(r, now)
           tables.runs.set(run.id, r)
-          for (const e of endedEvents(run)) appendEvent(tables, run.id, e.type, e.data, now)
+          for (const e of endedEvents(run)) appendEvent(tables, run.id, e.type, e.data, now, e.key)
           return toRow(r, now)
         }),
       get: (tenant, id) =>

@@ -8,6 +8,7 @@ import { CallState, type PendingCall } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
 import { type CallWhere, CallStore, type DurableTiming, type NewCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
+import { callEventKey } from "../events.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
 const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState })
@@ -37,6 +38,8 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
     const json = (v: unknown) => pg.json(storable(v))
     const transaction = transactional(sql)
     const after = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`
+    /** The event key of settling the call in the row at hand (`callEventKey`). */
+    const settledKey = sql`${callEventKey("call.settled", "")}::text || key`
 
     const pending = Effect.fn("CallStore.pending")(function* (runIds: ReadonlyArray<string>) {
       const out = new Map<string, Array<PendingCall>>()
@@ -65,8 +68,10 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
             callback_hash = coalesce(excluded.callback_hash, calls.callback_hash)
           RETURNING run_id, attempts
         )
-        INSERT INTO events (run_id, type, data)
-        SELECT run_id, 'call.started', ${json({ key: call.key, path: call.path })}::jsonb || jsonb_build_object('attempt', attempts) FROM c`
+        INSERT INTO events (run_id, type, data, key)
+        SELECT run_id, 'call.started', ${json({ key: call.key, path: call.path })}::jsonb || jsonb_build_object('attempt', attempts),
+          ${callEventKey("call.started", call.key)}::text || ':' || attempts FROM c
+        ON CONFLICT (run_id, key) DO NOTHING`
     })
 
     const accepted = Effect.fn("CallStore.accepted")(function* (runId: string, key: string, data: unknown, timing: DurableTiming) {
@@ -78,7 +83,9 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
           WHERE run_id = ${runId} AND key = ${key} AND state <> 'settled'
           RETURNING run_id
         )
-        INSERT INTO events (run_id, type, data) SELECT run_id, 'call.accepted', ${json({ key, data: data ?? null })} FROM c`
+        INSERT INTO events (run_id, type, data, key)
+        SELECT run_id, 'call.accepted', ${json({ key, data: data ?? null })}, ${callEventKey("call.accepted", key)} FROM c
+        ON CONFLICT (run_id, key) DO NOTHING`
     })
 
     const settled = Effect.fn("CallStore.settled")(function* (runId: string, key: string, outcome: unknown) {
@@ -88,7 +95,9 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
           WHERE run_id = ${runId} AND key = ${key}
           RETURNING run_id
         )
-        INSERT INTO events (run_id, type, data) SELECT run_id, 'call.settled', ${json({ key, outcome })} FROM c`
+        INSERT INTO events (run_id, type, data, key)
+        SELECT run_id, 'call.settled', ${json({ key, outcome })}, ${callEventKey("call.settled", key)} FROM c
+        ON CONFLICT (run_id, key) DO NOTHING`
     })
 
     const journal = Effect.fn("CallStore.journal")(function* (runId: string, key: string) {
@@ -114,7 +123,9 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
             WHERE run_id = ${runId} AND key = ${key} AND mode = 'durable' AND state <> 'settled'
             RETURNING run_id, key, path, data
           ), e AS (
-            INSERT INTO events (run_id, type, data) SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(CANCELLED)}::jsonb) FROM c
+            INSERT INTO events (run_id, type, data, key)
+            SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(CANCELLED)}::jsonb), ${settledKey} FROM c
+            ON CONFLICT (run_id, key) DO NOTHING
           )
           SELECT key, path, data FROM c`,
       )
@@ -164,7 +175,9 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
           ), w AS (
             UPDATE runs SET wake = true WHERE id IN (SELECT run_id FROM c) AND status = 'suspended' AND auto_resume
           ), e AS (
-            INSERT INTO events (run_id, type, data) SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', outcome) FROM c
+            INSERT INTO events (run_id, type, data, key)
+            SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', outcome), ${settledKey} FROM c
+            ON CONFLICT (run_id, key) DO NOTHING
           )
           SELECT DISTINCT run_id FROM c`,
       )
@@ -191,8 +204,9 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
             ), w AS (
               UPDATE runs SET wake = true WHERE id IN (SELECT run_id FROM c) AND status = 'suspended' AND auto_resume
             ), e AS (
-              INSERT INTO events (run_id, type, data)
-              SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(outcome)}::jsonb) FROM c
+              INSERT INTO events (run_id, type, data, key)
+              SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(outcome)}::jsonb), ${settledKey} FROM c
+              ON CONFLICT (run_id, key) DO NOTHING
             )
             SELECT run_id, key FROM c`),
           Effect.flatMap(decodeRows(Completed)),

@@ -1,14 +1,17 @@
-/** `EventStore` on Postgres. The history is read by `events.id` (a sequence), the order it was written in. */
+/**
+ * `EventStore` on Postgres. Each run's events are numbered by `events.seq` (migrations/0011_event_seq.ts) in the
+ * order they commit, and read back by it. An event with a key is written once: a second write is skipped.
+ */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import { storable } from "../../json-guard.ts"
-import { EventStore } from "../events.ts"
+import { EventStore, type LoggedLine, logEvents } from "../events.ts"
 import { decodeRows, retrying } from "./shared.ts"
 
-const EventRow = Schema.Struct({ id: Schema.String, type: Schema.String, data: Schema.Unknown, created_at: Schema.Date })
+const EventRow = Schema.Struct({ seq: Schema.String, type: Schema.String, data: Schema.Unknown, created_at: Schema.Date })
 
 export const layer: Layer.Layer<EventStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   EventStore,
@@ -21,21 +24,24 @@ export const layer: Layer.Layer<EventStore, never, PgClient.PgClient | SqlClient
       yield* sql`INSERT INTO events (run_id, type, data) VALUES (${runId}, ${type}, ${json(data)})`
     })
 
-    const appendLogs = Effect.fn("EventStore.appendLogs")(function* (runId: string, lines: ReadonlyArray<string>, truncated: boolean) {
+    const appendLogs = Effect.fn("EventStore.appendLogs")(function* (runId: string, lines: ReadonlyArray<LoggedLine>, truncated: boolean) {
+      const rows = logEvents(lines, truncated)
+      if (rows.length === 0) return
       yield* sql`
-        INSERT INTO events (run_id, type, data)
-        SELECT ${runId}, 'log', jsonb_build_object('line', line)
-        FROM jsonb_array_elements_text(${json(lines)}) WITH ORDINALITY AS l(line, n) ORDER BY n`
-      if (truncated) yield* append(runId, "log.truncated", { detail: "later lines are only in the run's result" })
+        INSERT INTO events (run_id, type, data, key)
+        SELECT ${runId}, r->>'type', r->'data', r->>'key'
+        FROM jsonb_array_elements(${json(rows)}) WITH ORDINALITY AS l(r, n) ORDER BY n
+        ON CONFLICT (run_id, key) DO NOTHING`
     })
 
     const after = Effect.fn("EventStore.after")(function* (runId: string, after: string, limit: number) {
+      // `events.seq`: a bare `seq` would be the text column of the select list, and sort "10" before "2".
       const rows = yield* decodeRows(EventRow)(
         yield* sql`
-          SELECT id::text AS id, type, data, created_at FROM events
-          WHERE run_id = ${runId} AND id > ${after}::bigint ORDER BY events.id LIMIT ${limit}`,
+          SELECT seq::text AS seq, type, data, created_at FROM events
+          WHERE run_id = ${runId} AND events.seq > ${after}::bigint ORDER BY events.seq LIMIT ${limit}`,
       )
-      return rows.map((r) => ({ id: r.id, type: r.type, data: r.data, at: r.created_at }))
+      return rows.map((r) => ({ id: r.seq, type: r.type, data: r.data, at: r.created_at }))
     })
 
     return EventStore.of(retrying({ append, appendLogs, after }))

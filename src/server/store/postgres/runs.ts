@@ -127,7 +127,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       )
     })
 
-    // version 1: the row as `insert` then `finish` leave it. The events go in their order (ids follow ORDER BY n).
+    // version 1: the row as `insert` then `finish` leave it. The events go in their order (numbers follow ORDER BY n).
     const insertEnded = Effect.fn("RunStore.insertEnded")(function* (run: EndedRun) {
       return yield* first(
         yield* sql`
@@ -139,8 +139,8 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (
-            INSERT INTO events (run_id, type, data)
-            SELECT r.id, l.e->>'type', l.e->'data'
+            INSERT INTO events (run_id, type, data, key)
+            SELECT r.id, l.e->>'type', l.e->'data', l.e->>'key'
             FROM r, jsonb_array_elements(${json(endedEvents(run))}) WITH ORDINALITY AS l(e, n) ORDER BY n
           )
           SELECT ${columns} FROM r`,
