@@ -136,6 +136,9 @@ const runsList = Command.make(
   {
     ...remoteFlags,
     status: Flag.Literals("status", ["running", "suspended", "succeeded", "failed", "cancelled"] as const).pipe(Flag.optional),
+    tool: Flag.String("tool").pipe(Flag.withDescription("only runs that called this tool (its path)"), Flag.optional),
+    since: Flag.String("since").pipe(Flag.withDescription("only runs created at or after this ISO time"), Flag.optional),
+    until: Flag.String("until").pipe(Flag.withDescription("only runs created before this ISO time"), Flag.optional),
     limit: Flag.Int("limit").pipe(Flag.withDescription("at most this many (1–100)"), Flag.optional),
     cursor: Flag.String("cursor").pipe(Flag.withDescription("the nextCursor of the previous page"), Flag.optional),
   },
@@ -145,6 +148,9 @@ const runsList = Command.make(
         .list({
           query: {
             ...(Option.isSome(flags.status) ? { status: flags.status.value } : {}),
+            ...(Option.isSome(flags.tool) ? { tool: flags.tool.value } : {}),
+            ...(Option.isSome(flags.since) ? { since: flags.since.value } : {}),
+            ...(Option.isSome(flags.until) ? { until: flags.until.value } : {}),
             ...(Option.isSome(flags.limit) ? { limit: flags.limit.value } : {}),
             ...(Option.isSome(flags.cursor) ? { cursor: flags.cursor.value } : {}),
           },

@@ -134,6 +134,8 @@ export type PendingCall = typeof PendingCall.Type
 const runFields = {
   id: Schema.String,
   status: RunStatus,
+  /** The program's source, in every answer about one run (lists leave it out). */
+  code: Schema.optionalKey(Schema.String),
   result: Schema.optionalKey(Result),
   pendingCalls: Schema.optionalKey(Schema.Array(PendingCall)),
   createdAt: Schema.String,
@@ -232,8 +234,22 @@ export const RunPage = Schema.Struct({
 })
 export type RunPage = typeof RunPage.Type
 
+/** A time as `Date.parse` reads it: ISO 8601, `2026-12-05T15:00:00Z` or `2026-12-05`. */
+export const IsoTime = Schema.String.check(
+  Schema.makeFilter((s: string) => (Number.isNaN(Date.parse(s)) ? "Expected an ISO 8601 time" : undefined), {
+    description: "an ISO 8601 time",
+    format: "date-time",
+  }),
+)
+
 export const ListRunsQuery = {
   status: Schema.optionalKey(RunStatus),
+  /** Only runs that made a call to this tool (its registered path). */
+  tool: Schema.optionalKey(ToolPath),
+  /** Only runs created at or after this time. */
+  since: Schema.optionalKey(IsoTime),
+  /** Only runs created before this time. */
+  until: Schema.optionalKey(IsoTime),
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
   cursor: Schema.optionalKey(Schema.String),
 }

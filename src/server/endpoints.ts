@@ -87,10 +87,14 @@ export class RunsGroup extends HttpApiGroup.make("runs")
       query: ListRunsQuery,
       success: RunPage,
       error: v1Errors,
-    }).annotate(OpenApi.Description, "Lists runs, newest first. Pass `nextCursor` back as `cursor` for the next page."),
+    }).annotate(
+      OpenApi.Description,
+      "Lists runs, newest first: by `status`, by a `tool` they called (its registered path), created at or after " +
+        "`since` and before `until` (ISO 8601). Pass `nextCursor` back as `cursor`, with the same filters, for the next page.",
+    ),
     HttpApiEndpoint.get("get", "/v1/runs/:id", { params: idParam, query: GetRunQuery, success: Run, error: v1Errors }).annotate(
       OpenApi.Description,
-      "The run. With `wait` (`30s`, `500ms`, `2m`, or milliseconds) answers once it has settled or suspended, on any " +
+      "The run, with its program (`code`). With `wait` (`30s`, `500ms`, `2m`, or milliseconds) answers once it has settled or suspended, on any " +
         "replica, or when the wait (at most the service's maximum) has passed.",
     ),
     HttpApiEndpoint.get("events", "/v1/runs/:id/events", {

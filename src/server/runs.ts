@@ -109,10 +109,11 @@ export class Runs extends Context.Service<
       const notifications = yield* Notifications
       const me = config.replicaId
 
+      /** One run as its own answers show it: with its program (lists leave that out: it may be large). */
       const view = Effect.fnUntraced(function* (row: RunRow) {
-        if (row.status !== "suspended" && row.status !== "running") return toView(row)
+        if (row.status !== "suspended" && row.status !== "running") return { ...toView(row), code: row.code }
         const pending = yield* calls.pending([row.id])
-        return toView(row, pending.get(row.id))
+        return { ...toView(row, pending.get(row.id)), code: row.code }
       })
 
       const load = Effect.fnUntraced(function* (tenant: string, id: string) {
@@ -230,7 +231,15 @@ export class Runs extends Context.Service<
       const list = Effect.fn("Runs.list")(function* (tenant: string, options: ListOptions) {
         const limit = options.limit ?? 20
         if (options.cursor !== undefined && !isEventId(options.cursor)) return yield* new InvalidCursor({ cursor: options.cursor })
-        const rows = yield* store.list(tenant, { status: options.status, limit: limit + 1, before: options.cursor })
+        const time = (iso: string | undefined) => (iso === undefined ? undefined : new Date(iso))
+        const rows = yield* store.list(tenant, {
+          status: options.status,
+          tool: options.tool,
+          since: time(options.since),
+          until: time(options.until),
+          limit: limit + 1,
+          before: options.cursor,
+        })
         const page = rows.slice(0, limit)
         const pending = yield* calls.pending(page.filter((r) => r.status === "suspended" || r.status === "running").map((r) => r.id))
         return {

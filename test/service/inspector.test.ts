@@ -102,3 +102,61 @@ describe("tool search", () => {
     expect((await get("/v1/tools", globex)).body).toStrictEqual({ tools: [], namespaces: [] })
   })
 })
+
+describe("the run list", () => {
+  const ids = (page: { runs: Array<{ id: string }> }) => page.runs.map((r) => r.id)
+
+  it("filters by a tool the runs called, by creation time and status, newest first, a page at a time", async () => {
+    const before = new Date().toISOString()
+    const made: Array<string> = []
+    for (let i = 0; i < 3; i++) {
+      const run = await post("/v1/runs", { id: `lookup-${i}`, code: `return await tools.orders.lookup({ id: "o${i}" })` })
+      expect(run.body.status).toBe("succeeded")
+      made.push(run.body.id)
+    }
+    const between = new Date().toISOString()
+    const other = await post("/v1/runs", { id: "find-0", code: `return await tools.users.find({ email: "a@b.c" })` })
+    expect(other.body.status).toBe("succeeded")
+    const failed = await post("/v1/runs", { id: "lookup-failed", code: `await tools.orders.lookup({ id: "x" }); throw new Error("after the call")` })
+    expect(failed.body.status).toBe("failed")
+
+    expect(ids((await get("/v1/runs?tool=orders.lookup")).body)).toStrictEqual(["lookup-failed", "lookup-2", "lookup-1", "lookup-0"])
+    expect(ids((await get("/v1/runs?tool=orders.lookup&status=succeeded")).body)).toStrictEqual(["lookup-2", "lookup-1", "lookup-0"])
+    expect(ids((await get("/v1/runs?tool=users.find")).body)).toStrictEqual(["find-0"])
+    // A namespace is not a tool: the filter names the tool a run called.
+    expect(ids((await get("/v1/runs?tool=orders")).body)).toStrictEqual([])
+    expect(ids((await get(`/v1/runs?since=${encodeURIComponent(between)}`)).body)).toStrictEqual(["lookup-failed", "find-0"])
+    expect(ids((await get(`/v1/runs?since=${encodeURIComponent(before)}&until=${encodeURIComponent(between)}`)).body)).toStrictEqual(
+      ["lookup-2", "lookup-1", "lookup-0"],
+    )
+
+    const seen: Array<string> = []
+    let cursor: string | undefined
+    do {
+      const page = await get(`/v1/runs?tool=orders.lookup&limit=2${cursor === undefined ? "" : `&cursor=${cursor}`}`)
+      expect(page.status).toBe(200)
+      expect(page.body.runs.length).toBeLessThanOrEqual(2)
+      seen.push(...ids(page.body))
+      cursor = page.body.nextCursor
+    } while (cursor !== undefined)
+    expect(seen).toStrictEqual(["lookup-failed", "lookup-2", "lookup-1", "lookup-0"])
+
+    expect((await get("/v1/runs?since=yesterday")).status).toBe(400)
+    expect((await get("/v1/runs?tool=has%20space")).status).toBe(400)
+  })
+
+  it("shows a run's program in its own answers; lists leave it out", async () => {
+    const code = `return await tools.orders.lookup({ id: "shown" })`
+    expect((await post("/v1/runs", { id: "with-code", code })).body.code).toBe(code)
+    expect((await get("/v1/runs/with-code")).body.code).toBe(code)
+    const listed = (await get("/v1/runs?limit=100")).body.runs.find((r: { id: string }) => r.id === "with-code")
+    expect(listed).toBeDefined()
+    expect(listed.code).toBeUndefined()
+  })
+
+  it("is the tenant's own: another tenant lists nothing, whatever the filter, and cannot read a run", async () => {
+    expect((await get("/v1/runs?tool=orders.lookup", globex)).body).toStrictEqual({ runs: [] })
+    expect((await get(`/v1/runs?since=2000-01-01`, globex)).body).toStrictEqual({ runs: [] })
+    expect((await get("/v1/runs/with-code", globex)).status).toBe(404)
+  })
+})

@@ -37,6 +37,8 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
   "runs.list": [
     { name: "page", path: "/v1/runs?limit=2", status: 200 },
     { name: "by status", path: "/v1/runs?status=suspended", status: 200 },
+    { name: "by tool and time", path: "/v1/runs?tool=p.echo&since=2026-01-01T00:00:00Z&until=2099-01-01", status: 200 },
+    { name: "bad time", path: "/v1/runs?since=soon", status: 400 },
     { name: "bad cursor", path: "/v1/runs?cursor=x", status: 400 },
   ],
   "runs.events": [

@@ -15,6 +15,10 @@ export const callWhere = (where: CallWhere): StoredCallWhere => ("token" in wher
 
 export interface ListOptions {
   readonly status?: RunStatus | undefined
+  readonly tool?: string | undefined
+  /** ISO times, checked by the API's schema. */
+  readonly since?: string | undefined
+  readonly until?: string | undefined
   readonly limit?: number | undefined
   readonly cursor?: string | undefined
 }

@@ -104,6 +104,12 @@ export const endedEvents = (run: EndedRun): ReadonlyArray<EventDraft> => [
 
 export interface ListQuery {
   readonly status?: RunStatus | undefined
+  /** Only runs with a call to this tool path. */
+  readonly tool?: string | undefined
+  /** Only runs created at or after this time. */
+  readonly since?: Date | undefined
+  /** Only runs created before this time. */
+  readonly until?: Date | undefined
   readonly limit: number
   /** Only runs older than this `seq`. */
   readonly before?: string | undefined

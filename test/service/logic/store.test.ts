@@ -69,6 +69,26 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("lists the runs that called a tool, and those created in a time window", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const tenant = `filter-${++counter}`
+          const first = (yield* runs.insert(newRun("a", 60_000, tenant)))!
+          yield* elapse(20)
+          const second = (yield* runs.insert(newRun("a", 60_000, tenant)))!
+          yield* calls.started(first.id, { key: `${first.id}:1`, path: "orders.lookup", mode: "plain", input: {} })
+          yield* calls.started(second.id, { key: `${second.id}:1`, path: "orders.cancel", mode: "plain", input: {} })
+          const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((r) => r.id)
+          assert.deepStrictEqual(ids(yield* runs.list(tenant, { limit: 5, tool: "orders.lookup" })), [first.id])
+          assert.deepStrictEqual(ids(yield* runs.list(tenant, { limit: 5, tool: "orders" })), [])
+          assert.deepStrictEqual(ids(yield* runs.list("other", { limit: 5, tool: "orders.lookup" })), [])
+          assert.deepStrictEqual(ids(yield* runs.list(tenant, { limit: 5, since: second.createdAt })), [second.id])
+          assert.deepStrictEqual(ids(yield* runs.list(tenant, { limit: 5, until: second.createdAt })), [first.id])
+          assert.deepStrictEqual(ids(yield* runs.list(tenant, { limit: 5, since: first.createdAt, until: second.createdAt, tool: "orders.cancel" })), [])
+        }),
+      )
+
       it.effect("a suspended run is claimed once; its running calls are queued meanwhile", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

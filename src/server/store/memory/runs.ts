@@ -64,6 +64,11 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       return r !== undefined && r.owner === owner && r.status === "running" ? r : undefined
     }
 
+    const madeCallTo = (runId: string, path: string) => {
+      for (const c of tables.calls.values()) if (c.runId === runId && c.path === path) return true
+      return false
+    }
+
     const claimIf = (r: RunRecord | undefined, owner: string, leaseMs: number, event: Record<string, unknown>) =>
       atomically((now) => {
         if (r === undefined || r.status !== "suspended") return undefined
@@ -143,6 +148,9 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
               (r) =>
                 r.tenant === tenant &&
                 (query.status === undefined || r.status === query.status) &&
+                (query.tool === undefined || madeCallTo(r.id, query.tool)) &&
+                (query.since === undefined || r.createdAt >= query.since.getTime()) &&
+                (query.until === undefined || r.createdAt < query.until.getTime()) &&
                 (query.before === undefined || r.seq < Number(query.before)),
             )
             .sort((a, b) => b.seq - a.seq)

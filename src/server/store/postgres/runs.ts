@@ -157,6 +157,9 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         WHERE ${sql.and([
           sql`tenant = ${tenant}`,
           ...(query.status === undefined ? [] : [sql`status = ${query.status}`]),
+          ...(query.tool === undefined ? [] : [sql`EXISTS (SELECT 1 FROM calls WHERE calls.run_id = runs.id AND calls.path = ${query.tool})`]),
+          ...(query.since === undefined ? [] : [sql`created_at >= ${query.since}`]),
+          ...(query.until === undefined ? [] : [sql`created_at < ${query.until}`]),
           ...(query.before === undefined ? [] : [sql`seq < ${query.before}::bigint`]),
         ])}
         ORDER BY runs.seq DESC LIMIT ${query.limit}`
