@@ -71,6 +71,19 @@ const finalState = (id: string) =>
     100,
   )
 
+/** A run's whole event stream, read from the start as a client would (the run has ended, so the stream ends). */
+const sse = async (base: string, id: string) => {
+  const res = await fetch(`${base}/v1/runs/${id}/events`, { signal: AbortSignal.timeout(20_000) })
+  expect(res.status).toBe(200)
+  return (await res.text())
+    .split("\n\n")
+    .filter((block) => block.includes("data:"))
+    .map((block) => {
+      const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim()
+      return { id: field("id"), event: field("event")!, data: JSON.parse(field("data")!) }
+    })
+}
+
 const recoveredEvents = (id: string) =>
   sqlOn<{ data: { owner: string; from: string; attempt: number } }>(db.url, "SELECT data FROM events WHERE run_id = $1 AND type = 'run.recovered'", [id])
 
@@ -110,6 +123,40 @@ describe("a replica killed with SIGKILL mid-run", () => {
       `The replica executing run ${id} stopped while calls that cannot be repeated safely were in progress: tools.slow.write (${inFlight.json.key})`,
     )
     expect(callsOf(id, "slow.write")).toHaveLength(1)
+    // The call was sent: the Result lists it, from the journal (the program that admitted it died with its replica).
+    expect(done.result.toolCalls).toStrictEqual([{ path: "tools.slow.write", key: inFlight.json.key }])
+  }, 60_000)
+
+  it("streams each event once: the lines and calls the dead replica wrote are not written again", async () => {
+    const victim = await spawn("victim-4")
+    const code = `console.log("before"); const a = await tools.slow.read({ n: 1 }); console.log("between", a)
+      const b = await tools.slow.read({ n: 2, hang: "s1" }); console.log("after", b); return a + b`
+    const run = await request(victim.url, "POST", "/v1/runs", { code, wait: false })
+    const id = run.body.id as string
+    await eventually(async () => callsOf(id, "slow.read").find((c) => (c.json.input as { hang?: string }).hang === "s1"))
+    // The victim wrote both lines and the first call's events before it sent the second call.
+    const logged = await sqlOn<{ n: number }>(db.url, "SELECT count(*)::int AS n FROM events WHERE run_id = $1 AND type = 'log'", [id])
+    expect(logged[0]!.n).toBe(2)
+    await victim.kill()
+
+    const done = await finalState(id)
+    expect(done.result).toMatchObject({ ok: true, value: 30, logs: ["before", "between 10", "after 20"] })
+    const events = await sse(survivor.url, id)
+    expect(events.map((e) => e.id)).toStrictEqual(events.map((_, i) => String(i + 1)))
+    const lines = events.map((e) => `${e.event} ${JSON.stringify({ ...e.data, at: undefined })}`)
+    expect(new Set(lines).size).toBe(lines.length)
+    expect(events.filter((e) => e.event === "log").map((e) => e.data.line)).toStrictEqual(["before", "between 10", "after 20"])
+    // The call in flight was sent again: a second attempt, which is news; every other call event is there once.
+    const calls = events.filter((e) => e.event.startsWith("call.")).map((e) => [e.event, e.data.key, e.data.attempt])
+    expect(calls).toStrictEqual([
+      ["call.started", `${id}:1`, 1],
+      ["call.settled", `${id}:1`, undefined],
+      ["call.started", `${id}:2`, 1],
+      ["call.started", `${id}:2`, 2],
+      ["call.settled", `${id}:2`, undefined],
+    ])
+    expect(events.map((e) => e.event).filter((t) => t.startsWith("run."))).toStrictEqual(["run.created", "run.recovered", "run.succeeded"])
+    expect(done.result.toolCalls.map((c: { key: string }) => c.key)).toStrictEqual([`${id}:1`, `${id}:2`])
   }, 60_000)
 
   it("reconnects a started durable call: start is not sent again, and the completion finishes the run", async () => {

@@ -95,6 +95,22 @@ export const createdData = (run: Pick<NewRun, "owner" | "forkedFrom">): Record<s
   ...(run.forkedFrom === undefined ? {} : { forkedFrom: run.forkedFrom }),
 })
 
+/** A call's number within its run: the `<callId>` of its key `<runId>:<callId>`. */
+const callNumber = (key: string): number => Number(key.slice(key.lastIndexOf(":") + 1))
+
+/**
+ * The Result with every call of the run's journal in `toolCalls`, in the order the run admitted them (by call
+ * number). A call the Result lists stays as it is; the journal names a tool by its path, the Result as the program
+ * wrote it (`tools.<path>`).
+ */
+export const withJournal = (result: Result, journal: ReadonlyArray<{ readonly key: string; readonly path: string }>): Result => {
+  const listed = new Set(result.toolCalls.map((c) => c.key))
+  const missing = journal.filter((c) => !listed.has(c.key)).map((c) => ({ path: `tools.${c.path}`, key: c.key }))
+  if (missing.length === 0) return result
+  const toolCalls = [...result.toolCalls, ...missing].sort((a, b) => callNumber(a.key) - callNumber(b.key))
+  return { ...result, toolCalls }
+}
+
 /** The events of an ended run stored at once, in the order `insert`, `appendLogs` and `finish` would write them. */
 export const endedEvents = (run: EndedRun): ReadonlyArray<EventDraft> => [
   { type: "run.created", data: createdData(run) },
@@ -179,7 +195,11 @@ export class RunStore extends Context.Service<
     readonly list: (tenant: string, query: ListQuery) => E<ReadonlyArray<RunRow>>
     /** How many runs are in each status, all tenants (the metrics). */
     readonly countByStatus: E<ReadonlyMap<string, number>>
-    /** Settles a run its owner executed; the row after, or undefined when `owner` no longer owns it. */
+    /**
+     * Settles a run its owner executed; the row after, or undefined when `owner` no longer owns it. The Result's
+     * `toolCalls` gain every call of the run's journal it lacks (`withJournal`): a run failed after a takeover, or
+     * stopped, has admitted calls the program's own Result no longer knows of.
+     */
     readonly finish: (id: string, owner: string, status: "succeeded" | "failed", result: Result) => E<RunRow | undefined>
     /**
      * Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. The state is

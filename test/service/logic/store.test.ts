@@ -314,6 +314,24 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a finished run's toolCalls keep every call of its journal, in the order they were admitted", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          yield* runs.insert(run)
+          for (const n of [2, 10, 1]) yield* calls.started(run.id, { key: `${run.id}:${n}`, path: `t.c${n}`, mode: "plain", input: n })
+          // The program's Result knows call 2 only (it failed after a takeover, say): the journal adds 1 and 10.
+          const listed = { path: "tools.t.c2", key: `${run.id}:2` }
+          const done = yield* runs.finish(run.id, "a", "failed", { ok: false, error: { kind: "ExecutionFailure", message: "m" }, toolCalls: [listed] })
+          assert.deepStrictEqual(done?.result?.toolCalls, [
+            { path: "tools.t.c1", key: `${run.id}:1` },
+            listed,
+            { path: "tools.t.c10", key: `${run.id}:10` },
+          ])
+        }),
+      )
+
       it.effect("each run numbers its own events; what a run produced is written once, however often it is reported", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

@@ -17,6 +17,7 @@ import {
   type NewRun,
   type RunRow,
   RunStore,
+  withJournal,
 } from "../runs.ts"
 import { appendEvent, callKey, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
 
@@ -166,8 +167,9 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         atomically((now) => {
           const r = running(id, owner)
           if (r === undefined) return undefined
+          const journal = [...tables.calls.values()].filter((c) => c.runId === id)
           r.status = status
-          r.result = jsonb(result)
+          r.result = jsonb(withJournal(result, journal))
           r.snapshot = null
           release(r, now)
           appendEvent(tables, id, `run.${status}`, { owner }, now)

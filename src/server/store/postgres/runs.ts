@@ -25,6 +25,7 @@ import {
   type NewRun,
   type RunRow,
   RunStore,
+  withJournal,
 } from "../runs.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
@@ -50,6 +51,7 @@ const RunColumns = {
 }
 const RunRaw = Schema.Struct(RunColumns)
 const WithSnapshot = Schema.Struct({ ...RunColumns, snapshot: Schema.NullOr(Schema.Uint8Array) })
+const JournalCall = Schema.Struct({ key: Schema.String, path: Schema.String })
 const Recovered = Schema.Struct({
   ...RunColumns,
   snapshot: Schema.NullOr(Schema.Uint8Array),
@@ -171,11 +173,13 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return new Map((yield* decodeRows(StatusCount)(raw)).map((r) => [r.status, r.n]))
     }).pipe(Effect.withSpan("RunStore.countByStatus"))
 
+    // The journal is read first: only the owner adds calls to it, and it is ending the run.
     const finish = Effect.fn("RunStore.finish")(function* (id: string, owner: string, status: "succeeded" | "failed", result: Result) {
+      const journal = yield* decodeRows(JournalCall)(yield* sql`SELECT key, path FROM calls WHERE run_id = ${id}`)
       return yield* first(
         yield* sql`
           WITH r AS (
-            UPDATE runs SET status = ${status}, result = ${json(result)}, snapshot = NULL,
+            UPDATE runs SET status = ${status}, result = ${json(withJournal(result, journal))}, snapshot = NULL,
               owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
             WHERE id = ${id} AND owner = ${owner} AND status = 'running'
             RETURNING *
