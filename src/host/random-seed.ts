@@ -4,8 +4,7 @@
  * live in the realm and so are saved with a suspended run: a resumed run continues its own sequence.
  */
 import { createHash, randomBytes } from "node:crypto"
-import type { Realm } from "../runtime/realm.ts"
-import { MathObject, RANDOM_SEED } from "../intrinsics/math.ts"
+import { RANDOM_SEED, type Realm } from "../runtime/realm.ts"
 
 /** A fresh seed, for a run that was given none. */
 export const randomSeed = (): string => randomBytes(16).toString("base64url")
@@ -16,5 +15,5 @@ export const seedRealm = (realm: Realm, seed: string): void => {
   const digest = createHash("sha256").update(seed).digest()
   const state = [0, 4, 8, 12].map((i) => digest.readUInt32BE(i))
   // xorshift128+ never leaves the all-zero state.
-  ;(realm.intrinsic("%Math%") as MathObject).randomState = state.every((w) => w === 0) ? [...RANDOM_SEED] : state
+  realm.randomState = state.every((w) => w === 0) ? [...RANDOM_SEED] : state
 }

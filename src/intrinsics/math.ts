@@ -5,8 +5,9 @@
  * half precision directly (not through float32, which would round twice). `sumPrecise` adds exactly with BigInt
  * arithmetic over the doubles' binary expansions and rounds once.
  *
- * Math.random is xorshift128+ (V8's generator) with its state kept as four 32-bit numbers in an internal slot of
- * the Math object, so it is plain data and survives a snapshot. The host seeds it per run (host/random-seed.ts);
+ * Math.random is xorshift128+ (V8's generator) with its state kept as four 32-bit numbers in the realm
+ * (`Realm.randomState`), so it is plain data and survives a snapshot without the Math object counting as changed
+ * (which would save it and copy all its methods into every resumed run). The host seeds it per run (host/random-seed.ts);
  * NON-SPEC in spirit (the spec asks for "random or pseudo random" numbers): a run given a seed is reproducible.
  */
 import { SandboxError, throwTypeError } from "../runtime/completion.ts"
@@ -20,25 +21,15 @@ import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { type Value, WellKnownSymbols } from "../runtime/value.ts"
 
-/** The Math object, with the state of Math.random as data. */
+/** The Math object: ordinary but for its class, which structured cloning tells from other host objects. */
 export class MathObject extends JSObject {
-  /** xorshift128+ state: [state0 high, state0 low, state1 high, state1 low], unsigned 32-bit each. */
-  randomState: number[]
   constructor(proto: JSObject) {
     super(proto)
     this.kind = "Math"
-    this.randomState = [...RANDOM_SEED]
   }
 }
 
-defineForker(MathObject, (t, proto) => {
-  const m = new MathObject(proto!)
-  m.randomState = [...t.randomState]
-  return m
-})
-
-/** A fixed, non-zero state: the realm's until the host seeds it. */
-export const RANDOM_SEED: ReadonlyArray<number> = [0x9e3779b9, 0x7f4a7c15, 0xbf58476d, 0x1ce4e5b9]
+defineForker(MathObject, (_t, proto) => new MathObject(proto!))
 
 function* toNum(realm: Realm, v: Value): Task<number> {
   return typeof v === "number" ? v : yield* ToNumber(realm, v)
@@ -156,7 +147,7 @@ export const f16round = (x: number): number => {
 }
 
 // https://tc39.es/ecma262/#sec-math.random
-const Math_random = (realm: Realm): Value => nextRandom((realm.intrinsic("%Math%") as MathObject).randomState)
+const Math_random = (realm: Realm): Value => nextRandom(realm.randomState)
 
 const MASK64 = (1n << 64n) - 1n
 const join64 = (hi: number, lo: number): bigint => (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0)

@@ -50,6 +50,9 @@ export interface RealmHost {
   interrupt?(): void
 }
 
+/** A fixed, non-zero Math.random state: a realm's until the host seeds it. */
+export const RANDOM_SEED: ReadonlyArray<number> = [0x9e3779b9, 0x7f4a7c15, 0xbf58476d, 0x1ce4e5b9]
+
 export class Realm {
   /** Intrinsics registered in this realm; a fork finds its template's through `fork` (`findIntrinsic`). */
   readonly ownIntrinsics = new Map<string, JSObject>()
@@ -73,6 +76,11 @@ export class Realm {
   readonly hostCalls: HostCallRequest[] = []
   /** Sequence number of the last host call, for call keys `<runId>:<callId>`. */
   lastCallId = 0
+  /**
+   * Math.random's xorshift128+ state: [state0 high, state0 low, state1 high, state1 low], unsigned 32-bit each. Run
+   * state kept here rather than on the Math object, so that seeding a run leaves every intrinsic as built.
+   */
+  randomState: number[] = [...RANDOM_SEED]
   /** console output, already formatted. */
   readonly logs: string[] = []
   host: RealmHost = { currentLocation: () => undefined }

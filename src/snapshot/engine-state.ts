@@ -1,7 +1,7 @@
 /**
  * The engine's half of a snapshot: everything under the realm and the VM, as one encoded heap whose root is
  * `{ realm, vm, host }` — the realm's run-time state (symbol registry, rejection tracking, queued host calls, call
- * counter, logs), the VM's state (vm/state.ts), and whatever heap values the host keeps about the run (the
+ * counter, logs, Math.random's state), the VM's state (vm/state.ts), and whatever heap values the host keeps about the run (the
  * promises of calls in flight). Intrinsics, code objects and well-known symbols are externals; intrinsics the
  * program changed are patches (realm-diff.ts).
  *
@@ -22,7 +22,7 @@ import { instructionStartsOf, type RestoreContext } from "./context.ts"
 import { SnapshotError } from "./errors.ts"
 import { decodeHeap, encodeHeap, type EncodedHeap, type HeapRegistry } from "./heap-codec.ts"
 import { changedIntrinsics } from "./realm-diff.ts"
-import { inst, map, opt, rec, refine, set, type Shape } from "./shape.ts"
+import { inst, map, opt, rec, refine, set, tuple, uint32, type Shape } from "./shape.ts"
 import { arr, callable, job, nat, obj, str, value } from "./value-shapes.ts"
 
 /** The realm's state besides its intrinsics (runtime/realm.ts). */
@@ -33,6 +33,7 @@ interface RealmState {
   readonly hostCalls: Realm["hostCalls"]
   readonly lastCallId: number
   readonly logs: Realm["logs"]
+  readonly randomState: Realm["randomState"]
 }
 
 interface EngineRoot {
@@ -54,6 +55,7 @@ const rootShape = (host: Shape): Shape =>
       hostCalls: arr(hostCall),
       lastCallId: nat,
       logs: arr(str),
+      randomState: tuple(uint32, uint32, uint32, uint32),
     }),
     vm: opt(
       rec({
@@ -95,6 +97,7 @@ export const encodeEngine = <Ctx>(
       hostCalls: realm.hostCalls,
       lastCallId: realm.lastCallId,
       logs: realm.logs,
+      randomState: realm.randomState,
     },
     vm: vmState(vm),
     host,
@@ -181,6 +184,7 @@ export const decodeEngine = (
   for (const c of r.hostCalls) realm.hostCalls.push(c)
   realm.lastCallId = r.lastCallId
   for (const line of r.logs) realm.logs.push(line)
+  realm.randomState = [...r.randomState]
   if (root.vm === undefined) throw new SnapshotError("the snapshot holds no VM state")
   return { vm: restoreVm(realm, program, compiled, root.vm), host: root.host }
 }

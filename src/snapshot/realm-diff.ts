@@ -1,7 +1,7 @@
 /**
  * "Built-ins are saved by name and only their changes are copied." A resumed run rebuilds a fresh realm from the
  * same build, so an intrinsic needs saving only when the program changed it (a property added to
- * `Array.prototype`, the Math PRNG state, console counters...). `changedIntrinsics` finds those by comparing each
+ * `Array.prototype`, console counters...). `changedIntrinsics` finds those by comparing each
  * intrinsic with the same-named one of a pristine realm — one built the same way and never run — field by field
  * as the heap registry lists them (transient host fields are not state), matching references to other intrinsics
  * by name and comparing anything else structurally. In a realm forked from a template only the twins made so far

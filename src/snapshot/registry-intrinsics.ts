@@ -31,11 +31,6 @@ import { arr, bool, capability, int, iterationKind, nat, obj, optObj, str, value
 
 type Entry = HeapClass<RestoreContext>
 
-const uint32: Shape = (v, w, c) => {
-  nat(v, w, c)
-  if ((v as number) > 0xffffffff) nat(-1, w, c)
-}
-
 const collectionFields = [
   ["keys", arr(valueOrEmpty)],
   ["values", arr(value)],
@@ -137,7 +132,7 @@ export const intrinsicClasses: ReadonlyArray<Entry> = [
     ["phase", lit("start", "iter-next", "iter-mapped", "iter-closing", "iter-closing-sync", "al-value", "al-mapped", "settled")],
     ["closeReason", value],
   ]),
-  objectClass("MathObject", MathObject, [["randomState", tuple(uint32, uint32, uint32, uint32)]]),
+  objectClass("MathObject", MathObject, []),
   objectClass("DOMExceptionObject", DOMExceptionObject, [
     ...errorFields,
     ["exceptionName", str],

@@ -82,6 +82,10 @@ export const int: Shape = (v, w) => {
 export const nat: Shape = (v, w) => {
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) fail(w, "a non-negative integer", v)
 }
+/** An unsigned 32-bit integer. */
+export const uint32: Shape = (v, w) => {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > 0xffffffff) fail(w, "an unsigned 32-bit integer", v)
+}
 export const str: Shape = (v, w) => {
   if (typeof v !== "string") fail(w, "a string", v)
 }

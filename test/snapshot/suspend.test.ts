@@ -418,7 +418,8 @@ describe("built-ins by name", () => {
       const bytes = CodeMode.toBytes(s.state)
       assert.isBelow(bytes.length, 4096)
       const patched = (s.state.heap.records as ReadonlyArray<{ p?: string }>).flatMap((r) => (r.p === undefined ? [] : [r.p]))
-      assert.sameMembers(patched, ["%Array.prototype%", "%Math%"])
+      // Math.random's state is the realm's: drawing from it changes no built-in.
+      assert.sameMembers(patched, ["%Array.prototype%"])
       assert.deepStrictEqual(value(yield* rt.resume(bytes).run()), [11, true])
     }))
 })
