@@ -2,7 +2,10 @@
  * The fixed cost of a run (issue 20), what agents sending many small programs feel rather than loop speed:
  *
  * - `1 + 1` in a fresh run on a warm runtime, per engine, beside V8 in a fresh `node:vm` context;
- * - a small run suspended at a tool call, its state saved to bytes, read back and resumed to its end, step by step;
+ * - a small run suspended at a tool call, its state saved to bytes, read back and resumed to its end, step by step
+ *   (waiting for the suspended run's fiber to end is no step). "sum" adds the steps' medians; "cycle" is the median
+ *   of each cycle's own sum of the four steps, which is larger: a garbage collection or a moment without a core
+ *   lands in some step of most cycles, and no step's median shows it;
  * - loading the library and the first run (set-up included), each sample in a new Node process, from src/, and
  *   when it has been built (`npm run build`) from the per-module dist/ and from the single-file bundle the package
  *   exports, that one also with Node's compile cache (`NODE_COMPILE_CACHE`, warmed by an untimed first sample).
@@ -66,11 +69,12 @@ const onePlusOne = async (): Promise<Array<[string, { wall: number; cpu: number 
   return rows
 }
 
+const STEPS = ["suspend", "toBytes", "fromBytes", "resume"] as const
+type Step = (typeof STEPS)[number]
+
+/** One suspend cycle: each step's wall ms, and the state's size. */
 interface Cycle {
-  readonly suspend: number
-  readonly toBytes: number
-  readonly fromBytes: number
-  readonly resume: number
+  readonly wall: Record<Step, number>
   readonly bytes: number
 }
 
@@ -91,21 +95,22 @@ const suspendCycle = Effect.gen(function* () {
     const program = runtime.program("const x = await tools.wait()\nreturn x + 1")
     const run = yield* Effect.forkChild(program.run())
     yield* Deferred.await(called.current)
-    const t0 = performance.now()
-    const outcome = yield* program.suspend().pipe(Effect.orDie)
-    const t1 = performance.now()
+    const wall = {} as Record<Step, number>
+    // Each step is timed on its own: waiting for the suspended run's fiber to end is no step of the cycle.
+    const timed = <A, E>(step: Step, f: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      Effect.suspend(() => {
+        const t = performance.now()
+        return Effect.tap(f, () => Effect.sync(() => void (wall[step] = performance.now() - t)))
+      })
+    const outcome = yield* timed("suspend", program.suspend()).pipe(Effect.orDie)
     yield* Fiber.join(run).pipe(Effect.orDie)
     if (outcome.ok !== "suspended") throw new Error(`not suspended: ${JSON.stringify(outcome)}`)
-    const t2 = performance.now()
-    const bytes = CodeMode.toBytes(outcome.state)
-    const t3 = performance.now()
-    const state = CodeMode.fromBytes(bytes)
-    const t4 = performance.now()
+    const bytes = yield* timed("toBytes", Effect.sync(() => CodeMode.toBytes(outcome.state)))
+    const state = yield* timed("fromBytes", Effect.sync(() => CodeMode.fromBytes(bytes)))
     open = true
-    const end = yield* runtime.resume(state).run().pipe(Effect.orDie)
-    const t5 = performance.now()
+    const end = yield* timed("resume", runtime.resume(state).run()).pipe(Effect.orDie)
     if (end.ok !== true || end.value !== 2) throw new Error(`resumed run: ${JSON.stringify(end)}`)
-    return { suspend: t1 - t0, toBytes: t3 - t2, fromBytes: t4 - t3, resume: t5 - t4, bytes: bytes.length } satisfies Cycle
+    return { wall, bytes: bytes.length } satisfies Cycle
   })
   for (let i = 0; i < 50; i++) yield* once
   const cycles: Cycle[] = []
@@ -138,13 +143,11 @@ const main = async (): Promise<void> => {
   for (const [name, t] of await onePlusOne()) console.log(`  ${name.padEnd(24)} ${fmt(t.wall)} ms  (cpu ${fmt(t.cpu)} ms)`)
 
   const { cycles, cpu } = await Effect.runPromise(suspendCycle)
-  const m = (f: (c: Cycle) => number) => median(cycles.map(f))
-  console.log(`suspend + toBytes + fromBytes + resume of a small run (${m((c) => c.bytes)} bytes):`)
-  console.log(
-    `  suspend ${fmt(m((c) => c.suspend))}  toBytes ${fmt(m((c) => c.toBytes))}  fromBytes ${fmt(m((c) => c.fromBytes))}  resume to the end ${fmt(m((c) => c.resume))}  total ${fmt(m((c) => c.suspend + c.toBytes + c.fromBytes + c.resume))} ms`,
-  )
+  console.log(`suspend + toBytes + fromBytes + resume of a small run (${median(cycles.map((c) => c.bytes))} bytes):`)
+  const steps = STEPS.map((step) => median(cycles.map((c) => c.wall[step])))
+  const whole = median(cycles.map((c) => STEPS.reduce((sum, step) => sum + c.wall[step], 0)))
+  console.log(`  ${STEPS.map((step, i) => `${step} ${fmt(steps[i]!)}`).join("  ")}  sum ${fmt(steps.reduce((a, b) => a + b, 0))}  cycle ${fmt(whole)} ms`)
   console.log(`  (cpu per cycle, the run up to its suspend included: ${fmt(cpu)} ms)`)
-
   const { NODE_COMPILE_CACHE: _, ...plain } = process.env
   const cacheDir = mkdtempSync(join(tmpdir(), "codemode-bench-cache-"))
   const cached = { ...plain, NODE_COMPILE_CACHE: cacheDir }
