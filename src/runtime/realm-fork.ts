@@ -5,8 +5,9 @@
  *
  * - an object of the template gets its twin in the fork (same class, internal slots copied, prototype twinned)
  *   the first time something in the fork refers to it;
- * - a twin's own properties are copied, their values twinned, the first time they are read or written
- *   (`ForkedProperties` stands in for the property map until then and replaces itself with the copy).
+ * - a twin's own properties are copied, their values twinned, one by one as they are read or written, and all at
+ *   once the first time they are enumerated (`ForkedProperties` stands in for the property map until then and
+ *   replaces itself with the copy).
  *
  * Nothing mutable is shared — only native behaviours, strings and symbols — so nothing one run does is visible to
  * another or to the template. Sealing takes the property maps out of the template's objects: if a template object
@@ -153,10 +154,12 @@ export class Fork {
 }
 
 /**
- * The own properties of a twin until they are first used: then the template object's are copied (values twinned)
- * into the twin's own empty Map, which takes this stand-in's place on the object. A caller still holding the
- * stand-in is served from the copy. It is not a Map itself (that would cost a hash table per twin); code that
- * must have one calls `materialize`.
+ * The own properties of a twin until they are first enumerated, deleted or counted: then the template object's are
+ * copied (values twinned) into the twin's own empty Map, which takes this stand-in's place on the object. Until
+ * then a read copies just the property read, and a write keeps just the property written (a new key after the
+ * template's, as a Map would order it): setting a run's globals and reading a few of them twins a handful of
+ * objects, not every global constructor. A caller still holding the stand-in is served from the copy. It is not a
+ * Map itself (that would cost a hash table per twin); code that must have one calls `materialize`.
  */
 export class ForkedProperties {
   private done = false
@@ -164,6 +167,10 @@ export class ForkedProperties {
   private readonly target: Properties
   private readonly source: Properties
   private readonly fork: Fork
+  /** Template keys read or written before the full copy, with the fork's property (the one the full copy keeps). */
+  private copied: Properties | undefined = undefined
+  /** Keys the template lacks, set before the full copy, in the order they were set. */
+  private added: Properties | undefined = undefined
 
   constructor(owner: JSObject, target: Properties, source: Properties, fork: Fork) {
     this.owner = owner
@@ -174,7 +181,7 @@ export class ForkedProperties {
 
   /** Whether the properties are still the template's, unread and unwritten. */
   get untouched(): boolean {
-    return !this.done
+    return !this.done && this.copied === undefined && this.added === undefined
   }
 
   /** The template object's property map this one copies. */
@@ -182,14 +189,29 @@ export class ForkedProperties {
     return this.source
   }
 
+  /**
+   * The properties read or written so far, without copying the rest: those the template does not hold as they are
+   * (all of them once copied).
+   */
+  changes(): Iterable<[PropertyKey, Property]> {
+    if (this.done) return this.target
+    return [...(this.copied ?? []), ...(this.added ?? [])]
+  }
+
+  private copy(p: Property): Property {
+    const twin = this.fork.twin
+    return new Property(p.accessor, twin(p.value), twin(p.get), twin(p.set), p.writable, p.enumerable, p.configurable)
+  }
+
   materialize(): Properties {
     const target = this.target
     if (this.done) return target
-    const twin = this.fork.twin
-    for (const [k, p] of this.source) {
-      target.set(k, new Property(p.accessor, twin(p.value), twin(p.get), twin(p.set), p.writable, p.enumerable, p.configurable))
-    }
+    const copied = this.copied
+    for (const [k, p] of this.source) target.set(k, copied?.get(k) ?? this.copy(p))
+    if (this.added !== undefined) for (const [k, p] of this.added) target.set(k, p)
     this.done = true
+    this.copied = undefined
+    this.added = undefined
     this.owner.properties = target
     return target
   }
@@ -198,14 +220,24 @@ export class ForkedProperties {
     return this.materialize().size
   }
   get(k: PropertyKey): Property | undefined {
-    return this.materialize().get(k)
+    if (this.done) return this.target.get(k)
+    const own = this.copied?.get(k) ?? this.added?.get(k)
+    if (own !== undefined) return own
+    const p = this.source.get(k)
+    if (p === undefined) return undefined
+    const copy = this.copy(p)
+    ;(this.copied ??= new Map()).set(k, copy)
+    return copy
   }
   set(k: PropertyKey, p: Property): this {
-    this.materialize().set(k, p)
+    if (this.done) this.target.set(k, p)
+    else if (this.source.has(k)) (this.copied ??= new Map()).set(k, p)
+    else (this.added ??= new Map()).set(k, p)
     return this
   }
   has(k: PropertyKey): boolean {
-    return this.materialize().has(k)
+    if (this.done) return this.target.has(k)
+    return this.source.has(k) || (this.added?.has(k) ?? false)
   }
   delete(k: PropertyKey): boolean {
     return this.materialize().delete(k)

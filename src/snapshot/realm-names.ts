@@ -13,7 +13,7 @@
 import { NativeFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import type { Realm } from "../runtime/realm.ts"
-import { untouchedTwin } from "../runtime/realm-fork.ts"
+import { ForkedProperties, untouchedTwin } from "../runtime/realm-fork.ts"
 import { SymbolValue, type PropertyKey } from "../runtime/value.ts"
 
 const segment = (key: PropertyKey): string => (key instanceof SymbolValue ? `[${key.description ?? ""}]` : JSON.stringify(key))
@@ -32,7 +32,9 @@ export const nameReachable = (realm: Realm): void => {
     if (untouchedTwin(o)) continue
     const base = name.slice(1, -1)
     visit(o.proto, `${base}.[[Prototype]]`)
-    for (const [key, p] of o.properties) {
+    // A twin's properties not yet copied are its template object's, named when the template was.
+    const properties: unknown = o.properties
+    for (const [key, p] of properties instanceof ForkedProperties ? properties.changes() : o.properties) {
       if (p.accessor) {
         visit(p.get, `${base}.${segment(key)}[get]`)
         visit(p.set, `${base}.${segment(key)}[set]`)
