@@ -11,11 +11,15 @@
  * 4       2     binary layout version (1), big-endian
  * 6       4     length of the JSON text in bytes, big-endian
  * 10      16    SHA-256 (first 16 bytes) of bytes 0..9 and of the payload
- * 26      ...   payload: the JSON text, raw-deflated
+ * 26      ...   payload: the JSON text, raw-deflated (stored blocks for a small state)
  * ```
  *
  * The digest makes any flipped or missing byte a `SnapshotError` before anything is inflated or parsed; the
  * declared length bounds inflation (no decompression bomb) and must match exactly.
+ *
+ * A small state's payload is one raw deflate *stored* block, written and read here without zlib: setting up a zlib
+ * stream costs more than a whole small suspend's other steps, and a few kilobytes gain little from compression.
+ * It is still raw deflate, so any inflater reads it, and this reader inflates any other payload with zlib.
  */
 import { createHash } from "node:crypto"
 import { deflateRawSync, inflateRawSync } from "node:zlib"
@@ -51,12 +55,32 @@ export const MAX_SNAPSHOT_JSON_BYTES = 256 * 1024 * 1024
 const digestOf = (header: Uint8Array, payload: Uint8Array): Buffer =>
   createHash("sha256").update(header).update(payload).digest().subarray(0, DIGEST)
 
+/** States up to this size (a small run's) are stored: their JSON is their payload, in one deflate stored block. */
+const STORE_UP_TO = 4 * 1024
 /**
  * States up to this size (most suspended runs) are deflated at the fastest level: it halves the time of the
  * default one, which then dominates a suspend, and gains little on so little text. Any level inflates alike.
  */
 const FAST_DEFLATE_BELOW = 64 * 1024
 const DEFAULT_LEVEL = -1
+
+/** `data` (at most 65,535 bytes) as one final raw deflate stored block (RFC 1951 3.2.4): BFINAL 1, BTYPE 00, LEN, NLEN. */
+const storeRaw = (data: Uint8Array): Buffer => {
+  const out = Buffer.alloc(5 + data.length)
+  out[0] = 1
+  out.writeUInt16LE(data.length, 1)
+  out.writeUInt16LE(~data.length & 0xffff, 3)
+  out.set(data, 5)
+  return out
+}
+
+/** The bytes of a payload that is exactly one final stored block; undefined for anything else (for zlib to judge). */
+const unstoreRaw = (payload: Buffer): Buffer | undefined => {
+  if (payload.length < 5 || payload[0] !== 1) return undefined
+  const len = payload.readUInt16LE(1)
+  if ((~len & 0xffff) !== payload.readUInt16LE(3) || payload.length !== 5 + len) return undefined
+  return payload.subarray(5)
+}
 
 /**
  * The compact binary form of a snapshot.
@@ -67,7 +91,7 @@ const DEFAULT_LEVEL = -1
 export const toBytes = (snapshot: Snapshot): Uint8Array => {
   const json = Buffer.from(JSON.stringify(snapshot), "utf8")
   if (json.length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError(`the snapshot is larger than ${MAX_SNAPSHOT_JSON_BYTES} bytes`)
-  const payload = deflateRawSync(json, { level: json.length <= FAST_DEFLATE_BELOW ? 1 : DEFAULT_LEVEL })
+  const payload = json.length <= STORE_UP_TO ? storeRaw(json) : deflateRawSync(json, { level: json.length <= FAST_DEFLATE_BELOW ? 1 : DEFAULT_LEVEL })
   const header = Buffer.alloc(HEADER)
   MAGIC.copy(header, 0)
   header.writeUInt16BE(LAYOUT, 4)
@@ -99,11 +123,13 @@ export const fromBytes = (bytes: Uint8Array): Snapshot => {
     throw new SnapshotError("the snapshot is corrupted: its checksum does not match")
   }
   if (length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError("the snapshot declares an oversized payload")
-  let json: Buffer
-  try {
-    json = inflateRawSync(payload, { maxOutputLength: Math.max(1, length) })
-  } catch (e) {
-    throw new SnapshotError(`the snapshot's payload does not inflate: ${e instanceof Error ? e.message : String(e)}`)
+  let json = unstoreRaw(payload)
+  if (json === undefined) {
+    try {
+      json = inflateRawSync(payload, { maxOutputLength: Math.max(1, length) })
+    } catch (e) {
+      throw new SnapshotError(`the snapshot's payload does not inflate: ${e instanceof Error ? e.message : String(e)}`)
+    }
   }
   if (json.length !== length) throw new SnapshotError("the snapshot's payload has the wrong length")
   let parsed: unknown
