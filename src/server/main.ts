@@ -21,6 +21,7 @@ import { routes } from "./http.ts"
 import { Metrics } from "./metrics.ts"
 import { Notifications } from "./notifications.ts"
 import { ToolRegistry } from "./registry.ts"
+import { RowSeal } from "./row-seal.ts"
 import { Runs } from "./runs.ts"
 import * as Database from "./store/postgres/database.ts"
 import type { DatabaseKind } from "./store/postgres/database.ts"
@@ -44,6 +45,7 @@ export const services = (options: ServerOptions = {}) =>
         Webhooks.layer,
         options.notifications ?? Notifications.layer,
         options.executor ?? Isolation.layer,
+        RowSeal.layer,
       ).pipe(Layer.provideMerge(Layer.merge(Metrics.layer, PostgresStore.layer))),
     ),
   )

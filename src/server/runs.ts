@@ -33,6 +33,7 @@ import { RunEvents } from "./runs/events.ts"
 import { Execution } from "./runs/execution.ts"
 import type { Saved } from "./runs/running.ts"
 import { Ownership } from "./runs/ownership.ts"
+import { RowSeal } from "./row-seal.ts"
 import { type CallWhere, callWhere, checkpointView, fingerprint, failed, isEventId, type ListOptions, outcomeView, toView } from "./runs/views.ts"
 import { CallStore } from "./store/calls.ts"
 import type { EventStore } from "./store/events.ts"
@@ -94,7 +95,7 @@ export class Runs extends Context.Service<
   static readonly layer: Layer.Layer<
     Runs,
     never,
-    ServerConfig | RunStore | CallStore | EventStore | ToolRegistry | Executor | Webhooks | Notifications | Metrics
+    ServerConfig | RunStore | CallStore | EventStore | ToolRegistry | Executor | Webhooks | Notifications | Metrics | RowSeal
   > = Layer.effect(
     Runs,
     Effect.gen(function* () {
@@ -107,6 +108,7 @@ export class Runs extends Context.Service<
       const control = yield* RunControl
       const events = yield* RunEvents
       const notifications = yield* Notifications
+      const rowSeal = yield* RowSeal
       const me = config.replicaId
 
       /** One run as its own answers show it: with its program (lists leave that out: it may be large). */
@@ -195,7 +197,8 @@ export class Runs extends Context.Service<
         }
         const requestHash = fingerprint(request)
         const wait = waitMs(request.wait, config, true)
-        const run = { id, tenant, code: request.code, limits, tools: filter, owner: me, requestHash, seed: randomBytes(16).toString("base64url") }
+        const fields = { id, tenant, code: request.code, limits, tools: filter, seed: randomBytes(16).toString("base64url") }
+        const run = { ...fields, owner: me, requestHash, seal: rowSeal.seal(fields) }
         if ((yield* execution.requestOf(id)) !== undefined) return yield* existing(tenant, id, requestHash, wait)
         if (wait > 0) {
           // Until the run ends, suspends or the wait passes, the client hears nothing: the row is written when it

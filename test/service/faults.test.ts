@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { connect, type AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Executor, type Program } from "../../src/server/executor.ts"
-import { createDatabase, eventually, request, sqlOn, startReplica, type Replica } from "./helpers.ts"
+import { createDatabase, eventually, request, sealedFields, sealOf, sqlOn, startReplica, type Replica } from "./helpers.ts"
 
 /** Per run id: what happens after the program stopped for a suspend, before the service saves it. */
 const afterSuspend = new Map<string, () => Promise<void>>()
@@ -331,7 +331,11 @@ describe("webhooks that misbehave", () => {
     const id = run.body.id as string
     await eventually(async () => ((await sqlOn<{ status: string }>(db.url, "SELECT status FROM runs WHERE id = $1", [id]))[0]?.status === "suspended" ? true : undefined))
     // As if its replica had died before saving any checkpoint: a takeover replays the run's calls from the journal.
-    await sqlOn(db.url, "UPDATE runs SET status = 'running', owner = 'dead', lease_expires_at = now() - interval '1 second', snapshot = NULL WHERE id = $1", [id])
+    await sqlOn(
+      db.url,
+      "UPDATE runs SET status = 'running', owner = 'dead', lease_expires_at = now() - interval '1 second', snapshot = NULL, seal = $2 WHERE id = $1",
+      [id, sealOf(await sealedFields(db.url, id))],
+    )
     await eventually(async () => ((await sqlOn(db.url, "SELECT 1 FROM events WHERE run_id = $1 AND type = 'run.recovered'", [id])).length === 1 ? true : undefined))
     expect((await request(b.url, "POST", `/v1/calls/${id}:1/complete`, { ok: true, output: "woke" })).status).toBe(200)
     const done = await eventually(async () => {

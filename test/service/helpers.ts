@@ -20,6 +20,7 @@ import * as Client from "../../src/client/index.ts"
 import { ServerConfig } from "../../src/server/config.ts"
 import type { Executor } from "../../src/server/executor.ts"
 import * as Main from "../../src/server/main.ts"
+import { RowSeal, type SealedFields } from "../../src/server/row-seal.ts"
 import { Runs } from "../../src/server/runs.ts"
 import { verify } from "../../src/server/signing.ts"
 
@@ -292,3 +293,17 @@ export const sqlOn = <A extends object = Record<string, unknown>>(url: string, t
       return yield* sql.unsafe<A>(text, params)
     }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))) as Effect.Effect<ReadonlyArray<A>>,
   )
+
+/**
+ * The seal the service gives a run row with these fields and saved state under TEST_SNAPSHOT_KEY (row-seal.ts),
+ * for tests that arrange with SQL a row the service itself could have written (a replica that died before its
+ * first checkpoint, a state saved by another build): an unsealed change would make the service refuse it.
+ */
+export const sealOf = (fields: SealedFields, state?: Uint8Array): string => RowSeal.make(TEST_SNAPSHOT_KEY).seal(fields, state)!
+
+/** The sealed fields of a stored run. */
+export const sealedFields = async (url: string, id: string): Promise<SealedFields> => {
+  const [row] = await sqlOn<SealedFields>(url, "SELECT id, tenant, code, limits, tools, seed FROM runs WHERE id = $1", [id])
+  if (row === undefined) throw new Error(`no run ${id}`)
+  return row
+}

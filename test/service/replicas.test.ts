@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { Run } from "../../src/client/index.ts"
 import { Notifications } from "../../src/server/notifications.ts"
 import * as Fake from "./fake-executor.ts"
-import { clientFor, createDatabase, eventually, request, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
+import { clientFor, createDatabase, eventually, request, sealOf, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
 let receiver: Awaited<ReturnType<typeof startReceiver>>
@@ -205,9 +205,9 @@ describe("two replicas on one database", () => {
     const code = Fake.script({ steps: [{ call: "t.echo", input: { n: 7 } }], return: "$results" })
     await sqlOn(
       db.url,
-      `INSERT INTO runs (id, tenant, status, code, owner, lease_expires_at)
-       VALUES ('orphan-1', 'default', 'running', $1, 'replica-that-died', now() - interval '1 minute')`,
-      [code],
+      `INSERT INTO runs (id, tenant, status, code, owner, lease_expires_at, seal)
+       VALUES ('orphan-1', 'default', 'running', $1, 'replica-that-died', now() - interval '1 minute', $2)`,
+      [code, sealOf({ id: "orphan-1", tenant: "default", code, limits: {}, tools: null, seed: null })],
     )
     const done = await eventually(async () => {
       const r = await clientFor(b.url).run((c) => c.runs.get({ params: { id: "orphan-1" }, query: {} }))

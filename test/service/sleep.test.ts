@@ -4,7 +4,7 @@
  * receives the completion; cancelling tells the tool once; a job that goes silent fails its call; logs stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createDatabase, eventually, request, sqlOn, startReceiver, startReplica, type ReceivedCall, type Replica } from "./helpers.ts"
+import { createDatabase, eventually, request, sealedFields, sealOf, sqlOn, startReceiver, startReplica, type ReceivedCall, type Replica } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
 let a: Replica
@@ -127,7 +127,8 @@ describe("auto-suspend and auto-resume", () => {
   it("a saved state this build cannot resume (another build's, or damaged) is replayed from the run's code", async () => {
     const { id, start } = await startOn(a, `console.log("once"); const r = await tools.jobs.build({}); return r * 2`)
     await status(a, id, "suspended")
-    await sqlOn(db.url, "UPDATE runs SET snapshot = convert_to('not a snapshot', 'UTF8') WHERE id = $1", [id])
+    const damaged = new TextEncoder().encode("not a snapshot")
+    await sqlOn(db.url, "UPDATE runs SET snapshot = $2, seal = $3 WHERE id = $1", [id, damaged, sealOf(await sealedFields(db.url, id), damaged)])
     expect((await request(b.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: 21 })).status).toBe(200)
     const finished = await status(a, id, "succeeded")
     expect(finished.result).toMatchObject({ ok: true, value: 42, logs: ["once"] })

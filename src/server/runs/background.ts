@@ -54,7 +54,7 @@ export const checkpointer =
           if (taken._tag === "Failure") continue
           const at = taken.value
           if (at !== undefined) {
-            yield* store.checkpoint(run.id, me, at.bytes, { calls: at.calls, lastKey: at.lastKey, keep })
+            yield* store.checkpoint(run.id, me, at.bytes, run.seal(at.bytes), { calls: at.calls, lastKey: at.lastKey, keep })
           }
           return
         }

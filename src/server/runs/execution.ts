@@ -27,6 +27,7 @@ import { ServerConfig } from "../config.ts"
 import type { Suspended, SuspendRefused } from "../executor.ts"
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
+import { RowSeal } from "../row-seal.ts"
 import { ToolRegistry } from "../registry.ts"
 import { isTransient, sqlMessage } from "../store/errors.ts"
 import { type NewRun, RunStore, type RunRow } from "../store/runs.ts"
@@ -88,7 +89,7 @@ export class Execution extends Context.Service<
   static readonly layer: Layer.Layer<
     Execution,
     never,
-    ServerConfig | RunStore | RunEvents | ToolRegistry | Webhooks | Notifications | Metrics
+    ServerConfig | RunStore | RunEvents | ToolRegistry | Webhooks | Notifications | Metrics | RowSeal
   > = Layer.effect(
     Execution,
     // One closure on purpose: the run table, the FiberMap and the run scope must not leak out of this service
@@ -99,6 +100,7 @@ export class Execution extends Context.Service<
       const events = yield* RunEvents
       const notifications = yield* Notifications
       const metrics = yield* Metrics
+      const rowSeal = yield* RowSeal
       const cancelled = tellCancelled(yield* ToolRegistry, yield* Webhooks)
       const me = config.replicaId
       const running = new Map<string, Running>()
@@ -185,13 +187,13 @@ export class Execution extends Context.Service<
                     .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && (run.unrecorded = undefined))))),
             ),
           )
-        const suspend = (saved: Suspended, auto: Parameters<typeof store.suspend>[4]) =>
+        const suspend = (saved: Suspended, auto: Parameters<typeof store.suspend>[5]) =>
           run.record.pipe(
             Effect.flatMap((ok) =>
               ok
                 ? flushLogs(run).pipe(
                     Effect.andThen(
-                      store.suspend(row.id, me, saved.state, { calls: saved.calls, lastKey: saved.lastKey, keep: config.checkpointMaxPerRun }, auto),
+                      store.suspend(row.id, me, saved.state, run.seal(saved.state), { calls: saved.calls, lastKey: saved.lastKey, keep: config.checkpointMaxPerRun }, auto),
                     ),
                   )
                 : Effect.succeed(undefined),
@@ -279,6 +281,7 @@ export class Execution extends Context.Service<
           id: row.id,
           tenant: row.tenant,
           requestHash: row.requestHash,
+          seal: (state) => rowSeal.seal(row, state),
           program: failing("The run has not started"),
           saved: Deferred.makeUnsafe<RunRow | undefined>(),
           since: 0,

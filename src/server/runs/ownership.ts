@@ -21,6 +21,7 @@ import { Executor, type Program, type ProgramSpec, type SnapshotInvalid } from "
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { ToolRegistry, type UnknownToolFilter } from "../registry.ts"
+import { type RowRefused, RowSeal } from "../row-seal.ts"
 import { CallStore } from "../store/calls.ts"
 import { type NewRun, RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
 import type { Registrations } from "../store/tools.ts"
@@ -61,7 +62,7 @@ export class Ownership extends Context.Service<
   static readonly layer: Layer.Layer<
     Ownership,
     never,
-    ServerConfig | RunStore | CallStore | Execution | RunControl | ToolRegistry | Executor | Webhooks | Notifications | Metrics
+    ServerConfig | RunStore | CallStore | Execution | RunControl | ToolRegistry | Executor | Webhooks | Notifications | Metrics | RowSeal
   > = Layer.effect(
     Ownership,
     Effect.gen(function* () {
@@ -74,6 +75,7 @@ export class Ownership extends Context.Service<
       const executor = yield* Executor
       const notifications = yield* Notifications
       const metrics = yield* Metrics
+      const rowSeal = yield* RowSeal
       const calls = makeCalls({ config, store: callStore, webhooks: yield* Webhooks, notifications, metrics })
       const me = config.replicaId
 
@@ -98,8 +100,25 @@ export class Ownership extends Context.Service<
           }),
         )
 
-      /** Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none. */
-      const continueRun = (row: RunRow, state: Uint8Array | undefined) =>
+      /**
+       * A run whose row was changed outside the service fails without executing anything: no tool is bound to
+       * it, and nothing of its row (its tools filter included) is used.
+       */
+      const refuse = (row: RunRow, refused: RowRefused) =>
+        Effect.logWarning(`run ${row.id}: ${refused.message}`).pipe(
+          Effect.andThen(launch(row, true, { tools: [], namespaces: [] }, () => Effect.succeed(failing(refused.message)))),
+        )
+
+      /**
+       * Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none, once its
+       * row's seal (`seal`, as stored) matches its fields and that state.
+       */
+      const continueRun = (row: RunRow, state: Uint8Array | undefined, seal: string | null) =>
+        rowSeal.check(row, state, seal).pipe(
+          Effect.matchEffect({ onFailure: (refused) => refuse(row, refused), onSuccess: () => continueSealed(row, state) }),
+        )
+
+      const continueSealed = (row: RunRow, state: Uint8Array | undefined) =>
         Effect.gen(function* () {
           const registrations = yield* registry.resolve(row.tenant, row.tools, false)
           return yield* launch(row, true, registrations, (spec) =>
@@ -118,7 +137,7 @@ export class Ownership extends Context.Service<
         if (claimed === undefined) return undefined
         metrics.resumed()
         yield* notifications.publish({ type: "changed", runId: id })
-        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot) }
+        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal) }
       })
 
       const wake = (id: string): Effect.Effect<void> =>
@@ -128,7 +147,7 @@ export class Ownership extends Context.Service<
           if (claimed === undefined) return
           metrics.resumed()
           yield* notifications.publish({ type: "changed", runId: id })
-          yield* continueRun(claimed.row, claimed.snapshot)
+          yield* continueRun(claimed.row, claimed.snapshot, claimed.seal)
         }).pipe(Effect.catch((e) => Effect.logWarning(`could not resume run ${id}`, e)))
 
       /** A run whose replica died: continued here, or failed when that is not safe. */
@@ -150,7 +169,7 @@ export class Ownership extends Context.Service<
             return yield* fail(`The replica executing run ${row.id} stopped while calls that cannot be repeated safely were in progress: ${list}`)
           }
           yield* Effect.logInfo(`continuing run ${row.id} after its replica ${taken.previousOwner ?? "(unknown)"} stopped`)
-          yield* continueRun(row, taken.checkpoint)
+          yield* continueRun(row, taken.checkpoint, taken.seal)
         }).pipe(Effect.catch((e) => Effect.logWarning(`could not recover run ${taken.row.id}`, e)))
 
       // The sweep, on every replica.

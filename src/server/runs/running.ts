@@ -23,6 +23,8 @@ export interface Running {
   readonly id: string
   readonly tenant: string
   readonly requestHash: string | null
+  /** The row's seal with a state it saves (row-seal.ts). */
+  readonly seal: (state: Uint8Array) => string | null
   program: Program
   readonly saved: Deferred.Deferred<RunRow | undefined>
   /** When this replica took (or recorded) the run (ms): lease checks ignore runs taken after a renewal began. */

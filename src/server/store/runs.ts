@@ -64,6 +64,8 @@ export interface ForkedFrom {
 export interface Claimed {
   readonly row: RunRow
   readonly snapshot: Uint8Array
+  /** The row's seal as stored (row-seal.ts): checked before the run executes. */
+  readonly seal: string | null
 }
 
 export interface NewRun {
@@ -78,6 +80,8 @@ export interface NewRun {
   readonly seed: string
   /** A fork's origin: recorded with the run and in its `run.created` event. */
   readonly forkedFrom?: ForkedFrom | undefined
+  /** The row's seal (row-seal.ts; null without a key), written with it and with each state it saves. */
+  readonly seal: string | null
 }
 
 /** A run that ended before its first host call and before any suspend, stored once with its history. */
@@ -159,6 +163,8 @@ export interface CheckpointAt {
 export interface KeptState {
   readonly seq: number
   readonly snapshot: Uint8Array
+  /** Sealed under its run's fields (row-seal.ts): check it against the run before executing the state. */
+  readonly seal: string | null
 }
 
 /** A kept state of a run (without its bytes), with the call it follows when it follows one. */
@@ -207,14 +213,22 @@ export class RunStore extends Context.Service<
      * `auto`: the service suspended it while it waited on the durable calls `waiting`; it wakes (`wake`) as soon as
      * one of them settles — already now, when one settled while the run was being saved.
      */
-    readonly suspend: (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt, auto?: AutoSuspend) => E<RunRow | undefined>
+    readonly suspend: (
+      id: string,
+      owner: string,
+      snapshot: Uint8Array,
+      seal: string | null,
+      at: CheckpointAt,
+      auto?: AutoSuspend,
+    ) => E<RunRow | undefined>
     /** A suspended run stays suspended until resumed: it no longer wakes by itself. */
     readonly pin: (tenant: string, id: string) => E<void>
     /**
      * Saves the checkpoint of a run `owner` executes (what another replica resumes if `owner` dies), and keeps it
-     * among the run's checkpoints (at most `at.keep`: the oldest go).
+     * among the run's checkpoints (at most `at.keep`: the oldest go). `seal`: the row's seal with this state, which
+     * the kept checkpoint gets too.
      */
-    readonly checkpoint: (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt) => E<void>
+    readonly checkpoint: (id: string, owner: string, snapshot: Uint8Array, seal: string | null, at: CheckpointAt) => E<void>
     /** The kept checkpoints of a run, oldest first; undefined when the tenant has no such run. */
     readonly checkpoints: (tenant: string, id: string) => E<ReadonlyArray<CheckpointRow> | undefined>
     /**

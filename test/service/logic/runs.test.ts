@@ -99,7 +99,7 @@ for (const [name, store] of stores) {
           yield* eventually(Effect.map(runs.activeCount, (n) => (n > 0 ? n : undefined)))
           // Nothing is written while it runs without calls; another replica takes the id meanwhile.
           assert.strictEqual((yield* Effect.flip(runs.get(t, id)))._tag, "RunNotFound")
-          yield* store.insert({ id, tenant: t, code: "{}", limits: { timeoutMs: 1000 }, tools: null, owner: "elsewhere", leaseMs: 60_000, requestHash: "other", seed: "s" })
+          yield* store.insert({ id, tenant: t, code: "{}", limits: { timeoutMs: 1000 }, tools: null, owner: "elsewhere", leaseMs: 60_000, requestHash: "other", seed: "s", seal: null })
           yield* TestClock.adjust(1000)
           const clash = yield* Effect.flip(Fiber.join(waiting))
           assert.strictEqual(clash._tag === "RunConflict" ? clash.kind : clash._tag, "RunExists")

@@ -12,6 +12,7 @@ import { ServerConfig } from "../../../src/server/config.ts"
 import { Metrics } from "../../../src/server/metrics.ts"
 import { Notifications } from "../../../src/server/notifications.ts"
 import { ToolRegistry } from "../../../src/server/registry.ts"
+import { RowSeal } from "../../../src/server/row-seal.ts"
 import { Runs } from "../../../src/server/runs.ts"
 import type { CallStore } from "../../../src/server/store/calls.ts"
 import type { EventStore } from "../../../src/server/store/events.ts"
@@ -23,13 +24,15 @@ import { Webhooks } from "../../../src/server/webhooks.ts"
 import * as Fake from "../fake-executor.ts"
 
 export const IDLE_SUSPEND_MS = 1000
+/** Rows are sealed here as in a service with a snapshot key (row-seal.ts). */
+export const SEAL_KEY = "logic-tests-seal-key"
 
 type Stores = RunStore | CallStore | EventStore | ToolStore | KeyStore | IdempotencyStore
 
 export const service = <E>(store: Layer.Layer<Stores, E>) =>
   Runs.layer.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(ToolRegistry.layer, Webhooks.layer, Notifications.layerMemory, Fake.layer).pipe(
+      Layer.mergeAll(ToolRegistry.layer, Webhooks.layer, Notifications.layerMemory, Fake.layer, Layer.succeed(RowSeal, RowSeal.make(SEAL_KEY))).pipe(
         Layer.provideMerge(Layer.merge(Metrics.layer, store)),
       ),
     ),

@@ -23,6 +23,7 @@ const newRun = (owner = "a", leaseMs = 60_000, tenant = "t") => ({
   leaseMs,
   requestHash: "h",
   seed: `seed-${counter}`,
+  seal: `sealed-${counter}`,
 })
 const bytes = (s: string) => new TextEncoder().encode(s)
 /** Where a suspend's state sits: no call made yet, and room for ten checkpoints. */
@@ -96,12 +97,13 @@ for (const [name, layer] of stores) {
           const run = newRun()
           yield* runs.insert(run)
           yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 } })
-          const suspended = yield* runs.suspend(run.id, "a", bytes("state"), START)
+          const suspended = yield* runs.suspend(run.id, "a", bytes("state"), "sealed-state", START)
           assert.strictEqual(suspended?.status, "suspended")
           const pending = yield* calls.pending([run.id])
           assert.deepStrictEqual(pending.get(run.id), [{ key: `${run.id}:1`, path: "slow.echo", state: "queued" }])
           const claimed = yield* runs.claim("t", run.id, "b", 60_000)
           assert.strictEqual(new TextDecoder().decode(claimed?.snapshot), "state")
+          assert.strictEqual(claimed?.seal, "sealed-state")
           assert.strictEqual(claimed?.row.owner, "b")
           assert.strictEqual(yield* runs.claim("t", run.id, "c", 60_000), undefined)
         }),
@@ -116,7 +118,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null, callbackHash: `hash-${run.id}` })
           yield* calls.accepted(run.id, key, { job: 7 }, { timeoutMs: undefined, heartbeatTimeoutMs: undefined })
-          yield* runs.suspend(run.id, "a", bytes("s"), START, { waiting: [key] })
+          yield* runs.suspend(run.id, "a", bytes("s"), null, START, { waiting: [key] })
           assert.isFalse((yield* runs.wakeable(100)).some((r) => r.id === run.id))
           assert.strictEqual(yield* runs.claimWoken(run.id, "b", 60_000), undefined)
           const done = yield* calls.complete({ callbackHash: `hash-${run.id}` }, { ok: true, output: 42 })
@@ -146,7 +148,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
           yield* calls.settled(run.id, key, { ok: true, output: 1 })
-          yield* runs.suspend(run.id, "a", bytes("s"), START, { waiting: [key] })
+          yield* runs.suspend(run.id, "a", bytes("s"), null, START, { waiting: [key] })
           assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
           yield* runs.pin("t", run.id)
           assert.isFalse((yield* runs.wakeable(100)).some((r) => r.id === run.id))
@@ -162,7 +164,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
           yield* calls.accepted(run.id, key, null, { timeoutMs: undefined, heartbeatTimeoutMs: 1000 })
-          yield* runs.suspend(run.id, "a", bytes("s"), START, { waiting: [key] })
+          yield* runs.suspend(run.id, "a", bytes("s"), null, START, { waiting: [key] })
           assert.deepStrictEqual(yield* calls.expire, [])
           yield* elapse(1100)
           assert.deepStrictEqual(yield* calls.expire, [run.id])
@@ -180,14 +182,14 @@ for (const [name, layer] of stores) {
           const run = newRun()
           yield* runs.insert(run)
           const key = (n: number) => `${run.id}:${n}`
-          yield* runs.checkpoint(run.id, "a", bytes("s0"), { calls: 0, lastKey: undefined, keep: 3 })
+          yield* runs.checkpoint(run.id, "a", bytes("s0"), "sealed-s0", { calls: 0, lastKey: undefined, keep: 3 })
           for (const n of [1, 2, 3]) {
             yield* calls.started(run.id, { key: key(n), path: "p.echo", mode: "plain", input: { n } })
             yield* calls.settled(run.id, key(n), { ok: true, value: n })
-            yield* runs.checkpoint(run.id, "a", bytes(`s${n}`), { calls: n, lastKey: key(n), keep: 3 })
+            yield* runs.checkpoint(run.id, "a", bytes(`s${n}`), `sealed-s${n}`, { calls: n, lastKey: key(n), keep: 3 })
           }
           // Not the owner: neither the state nor a checkpoint is saved.
-          yield* runs.checkpoint(run.id, "b", bytes("other"), { calls: 9, lastKey: undefined, keep: 3 })
+          yield* runs.checkpoint(run.id, "b", bytes("other"), "sealed-other", { calls: 9, lastKey: undefined, keep: 3 })
           const kept = yield* runs.checkpoints("t", run.id)
           assert.deepStrictEqual(
             kept?.map((k) => [k.seq, k.calls, k.size, k.after?.key, k.after?.path, k.after?.input, k.after?.outcome]),
@@ -208,21 +210,22 @@ for (const [name, layer] of stores) {
           const run = newRun()
           yield* runs.insert(run)
           assert.deepStrictEqual(yield* runs.checkpointState("t", run.id, undefined), { run: (yield* runs.get("t", run.id))!, state: undefined })
-          yield* runs.checkpoint(run.id, "a", bytes("s1"), { calls: 1, lastKey: `${run.id}:1`, keep: 10 })
-          yield* runs.checkpoint(run.id, "a", bytes("s2"), { calls: 2, lastKey: `${run.id}:2`, keep: 10 })
-          const text = (s: { readonly seq: number; readonly snapshot: Uint8Array } | undefined) => s && [s.seq, new TextDecoder().decode(s.snapshot)]
-          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, 1))?.state), [1, "s1"])
-          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, undefined))?.state), [2, "s2"])
+          yield* runs.checkpoint(run.id, "a", bytes("s1"), "sealed-s1", { calls: 1, lastKey: `${run.id}:1`, keep: 10 })
+          yield* runs.checkpoint(run.id, "a", bytes("s2"), "sealed-s2", { calls: 2, lastKey: `${run.id}:2`, keep: 10 })
+          const text = (s: { readonly seq: number; readonly snapshot: Uint8Array; readonly seal: string | null } | undefined) =>
+            s && [s.seq, new TextDecoder().decode(s.snapshot), s.seal]
+          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, 1))?.state), [1, "s1", "sealed-s1"])
+          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, undefined))?.state), [2, "s2", "sealed-s2"])
           assert.strictEqual((yield* runs.checkpointState("t", run.id, 7))?.state, undefined)
           assert.strictEqual(yield* runs.checkpointState("other", run.id, 1), undefined)
-          yield* runs.suspend(run.id, "a", bytes("s3"), { calls: 2, lastKey: `${run.id}:2`, keep: 10 })
+          yield* runs.suspend(run.id, "a", bytes("s3"), "sealed-s3", { calls: 2, lastKey: `${run.id}:2`, keep: 10 })
           const latest = yield* runs.checkpointState("t", run.id, undefined)
           assert.strictEqual(latest?.run.status, "suspended")
-          assert.deepStrictEqual(text(latest?.state), [3, "s3"])
+          assert.deepStrictEqual(text(latest?.state), [3, "s3", "sealed-s3"])
           assert.deepStrictEqual((yield* runs.checkpoints("t", run.id))?.map((k) => [k.seq, k.calls]), [[1, 1], [2, 2], [3, 2]])
           // A cancelled run keeps its checkpoints: it can still be forked.
           yield* runs.cancel("t", run.id, "suspended")
-          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, undefined))?.state), [3, "s3"])
+          assert.deepStrictEqual(text((yield* runs.checkpointState("t", run.id, undefined))?.state), [3, "s3", "sealed-s3"])
         }),
       )
 
@@ -245,7 +248,7 @@ for (const [name, layer] of stores) {
           const runs = yield* RunStore
           const run = newRun("dead", 50)
           yield* runs.insert(run)
-          yield* runs.checkpoint(run.id, "dead", bytes("cp"), { calls: 0, lastKey: undefined, keep: 10 })
+          yield* runs.checkpoint(run.id, "dead", bytes("cp"), "sealed-cp", { calls: 0, lastKey: undefined, keep: 10 })
           yield* elapse(120)
           assert.isTrue((yield* runs.get("t", run.id))?.leaseExpired)
           assert.strictEqual(yield* runs.takeOver("b", 60_000, [run.id]), undefined)
@@ -260,6 +263,7 @@ for (const [name, layer] of stores) {
           assert.strictEqual(taken?.previousOwner, "gone")
           assert.strictEqual(taken?.attempts, 1)
           assert.strictEqual(taken?.checkpoint, undefined)
+          assert.strictEqual(taken?.seal, other.seal)
           assert.deepStrictEqual(yield* runs.renewLeases("gone", [other.id], 60_000), [])
         }),
       )

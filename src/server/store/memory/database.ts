@@ -27,6 +27,8 @@ export interface RunRecord {
   readonly requestHash: string | null
   readonly seed: string | null
   readonly forkedFrom: ForkedFrom | null
+  /** The row's seal (row-seal.ts), renewed with each saved state. */
+  seal: string | null
   readonly createdAt: number
   updatedAt: number
   snapshot: Uint8Array | null
@@ -91,6 +93,7 @@ export interface CheckpointRecord {
   readonly afterKey: string | undefined
   readonly snapshot: Uint8Array
   readonly size: number
+  readonly seal: string | null
   readonly createdAt: number
 }
 

@@ -80,7 +80,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         r.autoResume = false
         r.wake = false
         appendEvent(tables, r.id, "run.resumed", { owner, ...event }, now)
-        return { row: toRow(r, now), snapshot: r.snapshot ?? new Uint8Array() }
+        return { row: toRow(r, now), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal }
       })
 
     const newRecord = (run: Omit<NewRun, "leaseMs">, now: number): RunRecord => ({
@@ -99,6 +99,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       requestHash: run.requestHash,
       seed: run.seed,
       forkedFrom: run.forkedFrom === undefined ? null : { ...run.forkedFrom },
+      seal: run.seal,
       createdAt: now,
       updatedAt: now,
       snapshot: null,
@@ -109,10 +110,10 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
     })
 
     /** Keeps `snapshot` as the run's next checkpoint, dropping its oldest past `at.keep`. */
-    const keep = (r: RunRecord, snapshot: Uint8Array, at: CheckpointAt, now: number) => {
+    const keep = (r: RunRecord, snapshot: Uint8Array, seal: string | null, at: CheckpointAt, now: number) => {
       const seq = ++r.checkpointSeq
       const kept = tables.checkpoints.get(r.id) ?? []
-      kept.push({ seq, calls: at.calls, afterKey: at.lastKey, snapshot: snapshot.slice(), size: snapshot.length, createdAt: now })
+      kept.push({ seq, calls: at.calls, afterKey: at.lastKey, snapshot: snapshot.slice(), size: snapshot.length, seal, createdAt: now })
       tables.checkpoints.set(r.id, kept.filter((k) => k.seq > seq - at.keep))
     }
 
@@ -175,7 +176,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           appendEvent(tables, id, `run.${status}`, { owner }, now)
           return toRow(r, now)
         }),
-      suspend: (id, owner, snapshot, at, auto?: AutoSuspend) =>
+      suspend: (id, owner, snapshot, seal, at, auto?: AutoSuspend) =>
         atomically((now) => {
           const r = running(id, owner)
           if (r === undefined) return undefined
@@ -185,7 +186,8 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
             (auto !== undefined && waiting.some((key) => tables.calls.get(callKey(id, key))?.state === "settled"))
           r.status = "suspended"
           r.snapshot = snapshot.slice()
-          keep(r, snapshot, at, now)
+          r.seal = seal
+          keep(r, snapshot, seal, at, now)
           r.autoResume = auto !== undefined
           release(r, now)
           for (const c of callsOf(tables, id)) if (c.state === "running") c.state = "queued"
@@ -199,12 +201,13 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           r.autoResume = false
           r.wake = false
         }),
-      checkpoint: (id, owner, snapshot, at) =>
+      checkpoint: (id, owner, snapshot, seal, at) =>
         atomically((now) => {
           const r = running(id, owner)
           if (r === undefined) return
           r.snapshot = snapshot.slice()
-          keep(r, snapshot, at, now)
+          r.seal = seal
+          keep(r, snapshot, seal, at, now)
         }),
       checkpoints: (tenant, id) =>
         Effect.sync(() => {
@@ -227,7 +230,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           if (r === undefined || r.tenant !== tenant) return undefined
           const kept = tables.checkpoints.get(id) ?? []
           const k = seq === undefined ? kept[kept.length - 1] : kept.find((k) => k.seq === seq)
-          return { run: toRow(r, now), state: k === undefined ? undefined : { seq: k.seq, snapshot: k.snapshot.slice() } }
+          return { run: toRow(r, now), state: k === undefined ? undefined : { seq: k.seq, snapshot: k.snapshot.slice(), seal: k.seal } }
         }),
       pruneCheckpoints: (ms) =>
         atomically((now) => {
@@ -272,7 +275,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           r.updatedAt = now
           appendEvent(tables, r.id, "run.recovered", { owner, from: previousOwner, attempt: r.recoveryAttempts }, now)
           const checkpoint = r.snapshot ?? undefined
-          return { row: toRow(r, now), snapshot: checkpoint ?? new Uint8Array(), checkpoint, attempts: r.recoveryAttempts, previousOwner }
+          return { row: toRow(r, now), snapshot: checkpoint ?? new Uint8Array(), seal: r.seal, checkpoint, attempts: r.recoveryAttempts, previousOwner }
         }),
       cancel: (tenant, id, where: CancelWhere) =>
         atomically((now) => {

@@ -50,11 +50,12 @@ const RunColumns = {
   lease_expired: Schema.Boolean,
 }
 const RunRaw = Schema.Struct(RunColumns)
-const WithSnapshot = Schema.Struct({ ...RunColumns, snapshot: Schema.NullOr(Schema.Uint8Array) })
+const WithSnapshot = Schema.Struct({ ...RunColumns, snapshot: Schema.NullOr(Schema.Uint8Array), seal: Schema.NullOr(Schema.String) })
 const JournalCall = Schema.Struct({ key: Schema.String, path: Schema.String })
 const Recovered = Schema.Struct({
   ...RunColumns,
   snapshot: Schema.NullOr(Schema.Uint8Array),
+  seal: Schema.NullOr(Schema.String),
   recovery_attempts: Schema.Number,
   previous_owner: Schema.NullOr(Schema.String),
 })
@@ -76,7 +77,7 @@ const Kept = Schema.Struct({
   outcome: Schema.Unknown,
 })
 const Pruned = Schema.Struct({ n: Schema.Number })
-const State = Schema.Struct({ seq: Schema.Number, snapshot: Schema.Uint8Array })
+const State = Schema.Struct({ seq: Schema.Number, snapshot: Schema.Uint8Array, seal: Schema.NullOr(Schema.String) })
 
 const toRow = (r: typeof RunRaw.Type): RunRow => ({
   id: r.id,
@@ -118,10 +119,10 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* first(
         yield* sql`
           WITH r AS (
-            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash, seed, forked_from)
+            INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash, seed, forked_from, seal)
             VALUES (${run.id}, ${run.tenant}, 'running', ${run.code}, ${json(run.limits)},
                     ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash}, ${run.seed},
-                    ${forkedFrom(run)})
+                    ${forkedFrom(run)}, ${run.seal})
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json(createdData(run))} FROM r)
@@ -134,10 +135,10 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* first(
         yield* sql`
           WITH r AS (
-            INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from)
+            INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
             VALUES (${run.id}, ${run.tenant}, ${run.status}, ${run.code}, ${json(run.limits)},
                     ${run.tools === null ? null : json(run.tools)}, ${json(run.result)}, 1, ${run.requestHash}, ${run.seed},
-                    ${forkedFrom(run)})
+                    ${forkedFrom(run)}, ${run.seal})
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (
@@ -188,15 +189,22 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       )
     })
 
-    /** Keeps `snapshot` as checkpoint `seq` of the runs `r` returns, and drops the run's oldest past `at.keep`. */
-    const keep = (id: string, snapshot: Uint8Array, at: CheckpointAt) => sql`
+    /** Keeps `snapshot` (sealed `seal`) as checkpoint `seq` of the runs `r` returns, and drops the run's oldest past `at.keep`. */
+    const keep = (id: string, snapshot: Uint8Array, seal: string | null, at: CheckpointAt) => sql`
       k AS (
-        INSERT INTO checkpoints (run_id, seq, calls, after_key, snapshot, size)
-        SELECT id, checkpoint_seq, ${at.calls}, ${at.lastKey ?? null}, ${snapshot}, ${snapshot.length} FROM r
+        INSERT INTO checkpoints (run_id, seq, calls, after_key, snapshot, size, seal)
+        SELECT id, checkpoint_seq, ${at.calls}, ${at.lastKey ?? null}, ${snapshot}, ${snapshot.length}, ${seal} FROM r
         RETURNING seq
       ), d AS (DELETE FROM checkpoints WHERE run_id = ${id} AND seq <= (SELECT seq FROM k) - ${at.keep})`
 
-    const suspend = Effect.fn("RunStore.suspend")(function* (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt, auto?: AutoSuspend) {
+    const suspend = Effect.fn("RunStore.suspend")(function* (
+      id: string,
+      owner: string,
+      snapshot: Uint8Array,
+      seal: string | null,
+      at: CheckpointAt,
+      auto?: AutoSuspend,
+    ) {
       const waiting = auto?.waiting ?? []
       const wake =
         auto?.wake === true
@@ -206,12 +214,12 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             : sql`EXISTS (SELECT 1 FROM calls WHERE run_id = ${id} AND key IN ${sql.in(waiting)} AND state = 'settled')`
       const write = sql`
         WITH r AS (
-          UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, owner = NULL, lease_expires_at = NULL,
+          UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, seal = ${seal}, owner = NULL, lease_expires_at = NULL,
             control = NULL, auto_resume = ${auto !== undefined}, wake = ${wake}, version = version + 1, updated_at = now(),
             checkpoint_seq = checkpoint_seq + 1
           WHERE id = ${id} AND owner = ${owner} AND status = 'running'
           RETURNING *
-        ), ${keep(id, snapshot, at)}, c AS (
+        ), ${keep(id, snapshot, seal, at)}, c AS (
           UPDATE calls SET state = 'queued', updated_at = now()
           WHERE run_id IN (SELECT id FROM r) AND state = 'running'
         ), e AS (
@@ -231,13 +239,13 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
 
     // One statement: the state the run resumes from and the one kept for forks are the same, or neither is saved.
     // The number comes from the row the statement updates (migrations/0009), so a suspend racing it gets another.
-    const checkpoint = Effect.fn("RunStore.checkpoint")(function* (id: string, owner: string, snapshot: Uint8Array, at: CheckpointAt) {
+    const checkpoint = Effect.fn("RunStore.checkpoint")(function* (id: string, owner: string, snapshot: Uint8Array, seal: string | null, at: CheckpointAt) {
       yield* sql`
         WITH r AS (
-          UPDATE runs SET snapshot = ${snapshot}, checkpoint_seq = checkpoint_seq + 1
+          UPDATE runs SET snapshot = ${snapshot}, seal = ${seal}, checkpoint_seq = checkpoint_seq + 1
           WHERE id = ${id} AND owner = ${owner} AND status = 'running'
           RETURNING id, checkpoint_seq
-        ), ${keep(id, snapshot, at)}
+        ), ${keep(id, snapshot, seal, at)}
         SELECT 1`
     })
 
@@ -245,7 +253,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       const run = yield* get(tenant, id)
       if (run === undefined) return undefined
       const raw = yield* sql`
-        SELECT seq, snapshot FROM checkpoints
+        SELECT seq, snapshot, seal FROM checkpoints
         WHERE run_id = ${id}${seq === undefined ? sql`` : sql` AND seq = ${seq}`}
         ORDER BY seq DESC LIMIT 1`
       return { run, state: (yield* decodeRows(State)(raw))[0] }
@@ -285,10 +293,10 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             WHERE ${where}
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.resumed', ${json({ owner, ...event })} FROM r)
-          SELECT ${columns}, snapshot FROM r`
+          SELECT ${columns}, snapshot, seal FROM r`
         const r = (yield* decodeRows(WithSnapshot)(raw))[0]
         if (r === undefined) return undefined
-        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array() }
+        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal }
       })
 
     const claim = Effect.fn("RunStore.claim")(function* (tenant: string, id: string, owner: string, leaseMs: number) {
@@ -321,11 +329,11 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           INSERT INTO events (run_id, type, data)
           SELECT id, 'run.recovered', jsonb_build_object('owner', ${owner}::text, 'from', previous_owner, 'attempt', recovery_attempts) FROM r
         )
-        SELECT ${columns}, snapshot, recovery_attempts, previous_owner FROM r`
+        SELECT ${columns}, snapshot, seal, recovery_attempts, previous_owner FROM r`
       const r = (yield* decodeRows(Recovered)(raw))[0]
       if (r === undefined) return undefined
       const snapshot = r.snapshot ?? undefined
-      return { row: toRow(r), snapshot: snapshot ?? new Uint8Array(), checkpoint: snapshot, attempts: r.recovery_attempts, previousOwner: r.previous_owner }
+      return { row: toRow(r), snapshot: snapshot ?? new Uint8Array(), seal: r.seal, checkpoint: snapshot, attempts: r.recovery_attempts, previousOwner: r.previous_owner }
     })
 
     const cancel = Effect.fn("RunStore.cancel")(function* (tenant: string, id: string, where: CancelWhere) {
