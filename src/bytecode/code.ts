@@ -7,11 +7,13 @@
  * does, so the stream stays lean).
  */
 import type { FunctionKindName, FunctionRole } from "../language/static-semantics.ts"
+import type { DestructureSite } from "../runtime/not-destructurable.ts"
+import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import type { TemplateSite } from "../runtime/template-object.ts"
 
 export type { TemplateSite }
 
-export type Constant = string | number | bigint | TemplateSite
+export type Constant = string | number | bigint | TemplateSite | NotIterableSite | DestructureSite
 
 /** What kind of function the code is the body of, and its kind (static decisions shared with the tree-walker). */
 export type CodeFunctionKind = FunctionKindName

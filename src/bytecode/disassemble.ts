@@ -11,7 +11,9 @@ const constantText = (c: Constant | undefined): string => {
   if (typeof c === "string") return JSON.stringify(c)
   if (typeof c === "bigint") return `${c}n`
   if (typeof c === "number") return Object.is(c, -0) ? "-0" : String(c)
-  return `template(${JSON.stringify(c.raw)})`
+  if (c.kind === "template") return `template(${JSON.stringify(c.raw)})`
+  if (c.kind === "destructure") return `destructure(${JSON.stringify(c.property ?? null)}, ${JSON.stringify(c.of)})`
+  return `${c.kind}(${JSON.stringify("message" in c ? c.message : c.text)})`
 }
 
 const operandText = (kind: OperandKind, v: number, code: CodeObject, program: CompiledProgram | undefined): string => {

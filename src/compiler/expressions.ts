@@ -7,7 +7,9 @@
  */
 import type { ESTree } from "meriyah"
 import { METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "../bytecode/opcodes.ts"
-import { calleeText, notIterableText, spreadMessage, staticKey } from "../language/static-semantics.ts"
+import { staticKey } from "../language/static-semantics.ts"
+import { calleeText, iterableSite, spreadArgumentSite, yieldStarSite } from "../language/call-printer.ts"
+import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import type { FunctionCompiler } from "./context.ts"
 import { compileClass, compileFunctionExpression, isAnonymousFunctionDefinition } from "./functions.ts"
 import { compileAssignment, compileUpdate } from "./patterns.ts"
@@ -243,7 +245,7 @@ function ArrayLiteral(fc: FunctionCompiler, node: ESTree.ArrayExpression): void 
     if (e === null) fc.emit(Op.ArrayPushHole)
     else if (e.type === "SpreadElement") {
       compileExpression(fc, e.argument)
-      fc.emit(Op.ArraySpread, notIterableMessage(fc, e.argument))
+      fc.emit(Op.ArraySpread, siteConstant(fc, iterableSite(e.argument)))
     } else {
       compileExpression(fc, e)
       fc.emit(Op.ArrayPush)
@@ -500,12 +502,11 @@ export function bindThisAfterSuper(
 const hasSpread = (args: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): boolean => args.some((a) => a.type === "SpreadElement")
 
 function argumentsArray(fc: FunctionCompiler, args: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): void {
-  const message = spreadMessage(args)
   fc.emit(Op.NewArray)
   for (const a of args) {
     if (a.type === "SpreadElement") {
       compileExpression(fc, a.argument)
-      fc.emit(Op.ArraySpread, message === undefined ? -1 : fc.asm.constant(message))
+      fc.emit(Op.ArraySpread, siteConstant(fc, spreadArgumentSite(args, a)))
     } else {
       compileExpression(fc, a)
       fc.emit(Op.ArrayPush)
@@ -513,11 +514,8 @@ function argumentsArray(fc: FunctionCompiler, args: ReadonlyArray<ESTree.Express
   }
 }
 
-/** The constant for V8's "x is not iterable" naming the iterable's source (-1: the generic message). */
-export function notIterableMessage(fc: FunctionCompiler, node: ESTree.Node | undefined): number {
-  const text = notIterableText(node)
-  return text === undefined ? -1 : fc.asm.constant(text)
-}
+/** The constant of a site for V8's "x is not iterable" messages (-1: none, the message describing the value). */
+export const siteConstant = (fc: FunctionCompiler, site: NotIterableSite | undefined): number => (site === undefined ? -1 : fc.asm.constant(site))
 
 
 // --- Operators ----------------------------------------------------------------------------------------------------
@@ -691,8 +689,8 @@ function dropOperandsUnder(fc: FunctionCompiler): void {
 function YieldStar(fc: FunctionCompiler, argument: ESTree.Expression): void {
   const isAsync = fc.functionKind === "asyncGenerator"
   compileExpression(fc, argument)
-  // yield* forwards to the iterator's own methods: no array fast path (flags 0). V8 names the value, not the source.
-  fc.emit(isAsync ? Op.GetAsyncIterator : Op.GetIterator, -1, 0)
+  // yield* forwards to the iterator's own methods: no array fast path (flags 0).
+  fc.emit(isAsync ? Op.GetAsyncIterator : Op.GetIterator, siteConstant(fc, yieldStarSite(argument, isAsync)), 0)
   const iter = fc.allocReg()
   const received = fc.allocReg()
   const mode = fc.allocReg()

@@ -194,7 +194,7 @@ function prologue(fc: FunctionCompiler, fi: FunctionInfo): void {
         destructure(fc, p.argument, true)
       } else {
         fc.emit(Op.LoadReg, i)
-        destructure(fc, p, true)
+        destructure(fc, p, true, "parameter")
       }
     } finally {
       fc.leave()

@@ -8,8 +8,10 @@
  */
 import type { ESTree } from "meriyah"
 import { Op } from "../bytecode/opcodes.ts"
+import { arrayPatternSite, destructureSite, patternPropertySite, type PatternSource } from "../language/call-printer.ts"
+import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import type { FunctionCompiler } from "./context.ts"
-import { binaryOpcode, calleeText, compileExpression, compileNamedExpression, notIterableMessage, staticKey, superBase } from "./expressions.ts"
+import { binaryOpcode, compileExpression, compileNamedExpression, siteConstant, staticKey, superBase } from "./expressions.ts"
 
 type Target = ESTree.Pattern | ESTree.CallExpression | ESTree.Expression
 
@@ -201,8 +203,11 @@ export function compileUpdate(fc: FunctionCompiler, node: ESTree.UpdateExpressio
 
 // --- Destructuring --------------------------------------------------------------------------------------------
 
-/** Binds (init) or assigns the value on the stack to a pattern; consumes it. `source`: the value's expression. */
-export function destructure(fc: FunctionCompiler, node: Target, init: boolean, source?: ESTree.Node): void {
+/**
+ * Binds (init) or assigns the value on the stack to a pattern; consumes it. `source`: where the value comes from,
+ * for V8's messages; `site`: what V8 names if an array pattern's value is not iterable.
+ */
+export function destructure(fc: FunctionCompiler, node: Target, init: boolean, source?: PatternSource, site = arrayPatternSite(source, init)): void {
   fc.enter(node)
   try {
     switch (node.type) {
@@ -212,14 +217,14 @@ export function destructure(fc: FunctionCompiler, node: Target, init: boolean, s
       case "ObjectPattern":
         return ObjectPattern(fc, node, init, source)
       case "ArrayPattern":
-        return ArrayPattern(fc, node, init, source)
+        return ArrayPattern(fc, node, init, site)
       case "AssignmentPattern": {
         const end = fc.label()
         fc.jump(Op.JumpIfNotUndefinedPeek, end)
         fc.emit(Op.Pop)
         compileDefault(fc, node.left, node.right as ESTree.Expression)
         fc.place(end)
-        return destructure(fc, node.left, init)
+        return destructure(fc, node.left, init, source === "parameter" ? "parameterDefault" : undefined)
       }
       case "MemberExpression":
         return bindTarget(fc, node)
@@ -237,7 +242,7 @@ function compileDefault(fc: FunctionCompiler, target: Target, value: ESTree.Expr
 }
 
 /** One element of a pattern: evaluate the target reference, fetch the value, apply the default, store. */
-function element(fc: FunctionCompiler, target: Target, init: boolean, getValue: () => void): void {
+function element(fc: FunctionCompiler, target: Target, init: boolean, getValue: () => void, site?: NotIterableSite): void {
   let def: ESTree.Expression | undefined
   if (target.type === "AssignmentPattern") {
     def = target.right
@@ -256,15 +261,11 @@ function element(fc: FunctionCompiler, target: Target, init: boolean, getValue: 
   if (member !== undefined) {
     storeMember(fc, member)
     fc.emit(Op.Pop)
-  } else destructure(fc, target, init)
+  } else destructure(fc, target, init, undefined, site)
 }
 
-function ObjectPattern(fc: FunctionCompiler, node: ESTree.ObjectPattern, init: boolean, source: ESTree.Node | undefined): void {
-  const first = node.properties[0]
-  const property = first !== undefined && first.type !== "RestElement" && !first.computed ? staticKey(first.key) : undefined
-  const of = source === undefined ? undefined : calleeText(source as ESTree.Expression)
-  // V8: Cannot destructure property 'a' of 'x' as it is undefined. (the value's source when it has one)
-  fc.emit(Op.RequireObjectCoercible, fc.asm.constant(JSON.stringify([property ?? null, of === "(intermediate value)" ? null : (of ?? null)])))
+function ObjectPattern(fc: FunctionCompiler, node: ESTree.ObjectPattern, init: boolean, source: PatternSource | undefined): void {
+  fc.emit(Op.RequireObjectCoercible, fc.asm.constant(destructureSite(node, source)))
   const src = fc.allocReg()
   fc.emit(Op.StoreReg, src)
   const hasRest = node.properties.some((p) => p.type === "RestElement")
@@ -287,6 +288,7 @@ function ObjectPattern(fc: FunctionCompiler, node: ESTree.ObjectPattern, init: b
       } else destructure(fc, target, init)
       continue
     }
+    const site = p.value.type === "ArrayPattern" ? patternPropertySite(source) : undefined
     if (p.computed) {
       compileExpression(fc, p.key)
       fc.emit(Op.ToPropertyKey)
@@ -297,7 +299,7 @@ function ObjectPattern(fc: FunctionCompiler, node: ESTree.ObjectPattern, init: b
         fc.emit(Op.LoadReg, src)
         fc.emit(Op.LoadReg, keyReg)
         fc.emit(Op.GetElem)
-      })
+      }, site)
       if (!hasRest) fc.freeReg(keyReg)
     } else {
       const name = staticKey(p.key)
@@ -305,15 +307,15 @@ function ObjectPattern(fc: FunctionCompiler, node: ESTree.ObjectPattern, init: b
       element(fc, p.value, init, () => {
         fc.emit(Op.LoadReg, src)
         fc.emit(Op.GetField, fc.name(name))
-      })
+      }, site)
     }
   }
   for (const k of excluded) if ("reg" in k) fc.freeReg(k.reg)
   fc.freeReg(src)
 }
 
-function ArrayPattern(fc: FunctionCompiler, node: ESTree.ArrayPattern, init: boolean, source: ESTree.Node | undefined): void {
-  fc.emit(Op.GetIterator, notIterableMessage(fc, source), 1)
+function ArrayPattern(fc: FunctionCompiler, node: ESTree.ArrayPattern, init: boolean, site: NotIterableSite | undefined): void {
+  fc.emit(Op.GetIterator, siteConstant(fc, site), 1)
   const it = fc.allocReg()
   fc.emit(Op.StoreReg, it)
   const savedEnv = fc.saveEnvForHandler()

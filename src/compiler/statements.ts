@@ -12,9 +12,10 @@
 import type { ESTree } from "meriyah"
 import type { Scope } from "../language/scope.ts"
 import { disposalOf, forInVarInitializer, headDisposalOf } from "../language/static-semantics.ts"
+import { iterableSite } from "../language/call-printer.ts"
 import { Op, unreachable } from "../bytecode/opcodes.ts"
 import { CompletionKind, type ControlEntry, type FunctionCompiler } from "./context.ts"
-import { compileEffect, compileExpression, compileNamedExpression, notIterableMessage } from "./expressions.ts"
+import { compileEffect, compileExpression, compileNamedExpression, siteConstant } from "./expressions.ts"
 import { compileClass, instantiateFunctionDeclarations } from "./functions.ts"
 import { bindTarget, destructure } from "./patterns.ts"
 
@@ -309,7 +310,7 @@ function ForInOfStatement(fc: FunctionCompiler, node: ESTree.ForInStatement | ES
   if (scope !== undefined) fc.exitScope(scope)
   const iterReg = fc.allocReg()
   if (!isOf) fc.emit(Op.ForInPrepare)
-  else fc.emit(isAwait ? Op.GetAsyncIterator : Op.GetIterator, notIterableMessage(fc, node.right), 1)
+  else fc.emit(isAwait ? Op.GetAsyncIterator : Op.GetIterator, siteConstant(fc, iterableSite(node.right, isAwait ? "forAwait" : "forOf")), 1)
   fc.emit(Op.StoreReg, iterReg)
   const savedEnv = isOf ? fc.saveEnvForHandler() : undefined
   const loopDepth = fc.envChain.length
@@ -340,12 +341,12 @@ function ForInOfStatement(fc: FunctionCompiler, node: ESTree.ForInStatement | ES
     // Each iteration's resource is disposed after its body (ForIn/OfBodyEvaluation step 3.o).
     const capability = newDisposeCapability(fc)
     addDisposable(fc, disposal === "async")
-    destructure(fc, (left.declarations[0] as ESTree.VariableDeclarator).id, true)
+    destructure(fc, (left.declarations[0] as ESTree.VariableDeclarator).id, true, "forDeclaration")
     disposeOnExit(fc, capability, disposal === "async", () => compileStatement(fc, node.body, []))
     fc.disposeCaps.pop()
     fc.freeReg(capability)
   } else {
-    if (left.type === "VariableDeclaration") destructure(fc, (left.declarations[0] as ESTree.VariableDeclarator).id, left.kind !== "var")
+    if (left.type === "VariableDeclaration") destructure(fc, (left.declarations[0] as ESTree.VariableDeclarator).id, left.kind !== "var", "forDeclaration")
     else bindTarget(fc, left as ESTree.Pattern)
     compileStatement(fc, node.body, [])
   }
@@ -592,7 +593,7 @@ function CatchClause(fc: FunctionCompiler, node: ESTree.CatchClause): void {
   const scope = fc.program.analysis.scopes.get(node)
   if (scope !== undefined) enterBlockScope(fc, scope)
   if (node.param === null) fc.emit(Op.Pop)
-  else destructure(fc, node.param, true)
+  else destructure(fc, node.param, true, "catch")
   compileDisposingStatements(fc, node.body.body)
   if (scope !== undefined) fc.exitScope(scope)
 }

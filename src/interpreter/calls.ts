@@ -7,7 +7,8 @@
  */
 import { checkArgumentCount } from "../runtime/caps.ts"
 import type { ESTree } from "meriyah"
-import { calleeText, spreadMessage, staticKey } from "../language/static-semantics.ts"
+import { staticKey } from "../language/static-semantics.ts"
+import { calleeText, spreadArgumentSite } from "../language/call-printer.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
 import { IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
@@ -95,11 +96,10 @@ export function* ArgumentList(a: Activation, args: ReadonlyArray<ESTree.Expressi
   const out: Value[] = []
   if (args.length === 0) return out
   let spread: ArrayObject | undefined
-  const message = spreadMessage(args)
   for (const arg of args) {
     if (arg.type === "SpreadElement") {
       spread ??= new ArrayObject(a.realm.ArrayPrototype, out)
-      yield* Spread(a, spread, yield* Evaluate(a, arg.argument), message)
+      yield* Spread(a, spread, yield* Evaluate(a, arg.argument), spreadArgumentSite(args, arg))
     } else if (spread !== undefined) pushElement(spread, yield* Evaluate(a, arg))
     else out.push(yield* Evaluate(a, arg))
   }

@@ -8,7 +8,9 @@
  * logical operators are evaluated iteratively, so a 10,000-term `a + a + ...` does not recurse on the host stack.
  */
 import type { ESTree } from "meriyah"
-import { isAnonymousFunctionDefinition, notIterableText, staticKey } from "../language/static-semantics.ts"
+import { isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
+import { iterableSite } from "../language/call-printer.ts"
+import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
 import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
@@ -96,7 +98,7 @@ export function* Evaluate(a: Activation, node: Expr, generator?: boolean): Eval<
     case "AwaitExpression":
       return yield* Await(a, yield* Evaluate(a, node.argument))
     case "YieldExpression":
-      if (node.delegate) return yield* YieldStar(a, yield* Evaluate(a, node.argument as ESTree.Expression), notIterableText(node.argument as ESTree.Node))
+      if (node.delegate) return yield* YieldStar(a, yield* Evaluate(a, node.argument as ESTree.Expression), node.argument as ESTree.Expression)
       return yield* Yield(a, node.argument === null || node.argument === undefined ? undefined : yield* Evaluate(a, node.argument))
     case "MetaProperty":
       return loadRef(a, a.program.layout.ref(node), "new.target") as Value
@@ -169,9 +171,9 @@ function* TaggedTemplate(a: Activation, node: ESTree.TaggedTemplateExpression): 
 }
 
 /** Appends an iterable's values to `arr` (spread in array literals and argument lists). */
-export function* Spread(a: Activation, arr: ArrayObject, iterable: Value, notIterable: string | undefined): Eval<void> {
+export function* Spread(a: Activation, arr: ArrayObject, iterable: Value, site: NotIterableSite | undefined): Eval<void> {
   const realm = a.realm
-  yield* slow(SpreadTask(realm, arr, iterable, notIterable, (r) => iteratorStepFast(realm, r)))
+  yield* slow(SpreadTask(realm, arr, iterable, site, (r) => iteratorStepFast(realm, r)))
 }
 
 /** ArrayPush: appends one element. */
@@ -183,7 +185,7 @@ function* ArrayLiteral(a: Activation, node: ESTree.ArrayExpression): Eval<Value>
   const arr = new ArrayObject(a.realm.ArrayPrototype, [])
   for (const e of node.elements) {
     if (e === null) arr.length++
-    else if (e.type === "SpreadElement") yield* Spread(a, arr, yield* Evaluate(a, e.argument), notIterableText(e.argument))
+    else if (e.type === "SpreadElement") yield* Spread(a, arr, yield* Evaluate(a, e.argument), iterableSite(e.argument))
     else pushElement(arr, yield* Evaluate(a, e))
   }
   return arr

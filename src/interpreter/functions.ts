@@ -12,7 +12,8 @@
  */
 import type { ESTree } from "meriyah"
 import type { FunctionInfo, Scope } from "../language/scope.ts"
-import { calleeText, fieldInitializerName, type SourceRange } from "../language/static-semantics.ts"
+import { fieldInitializerName, type SourceRange } from "../language/static-semantics.ts"
+import { calleeText } from "../language/call-printer.ts"
 import { PollStringWork } from "../runtime/interrupt.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { CreateArgumentsObject, CreateGeneratorObject, MakeFunction } from "../runtime/function-create.ts"
@@ -104,7 +105,7 @@ export function* FunctionDeclarationInstantiation(a: Activation, fi: FunctionInf
       if (p.type === "RestElement") {
         yield* BindingInitialization(a, p.argument, new ArrayObject(a.realm.ArrayPrototype, a.args.slice(i)), true)
       } else {
-        yield* BindingInitialization(a, p, a.args[i], true)
+        yield* BindingInitialization(a, p, a.args[i], true, "parameter")
       }
     }
   }

@@ -10,6 +10,7 @@
  * signal unwinds the expression evaluation to the nearest statement that handles completions (try/finally,
  * for-of closing its iterator, the function body).
  */
+import type { ESTree } from "meriyah"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
 import { AsyncGeneratorCompleteStep, AwaitPromise, AwaitThen, awaitPromiseFast } from "../runtime/generator.ts"
@@ -19,6 +20,7 @@ import { describeValue } from "../runtime/operations.ts"
 import { ToBoolean } from "../runtime/conversions.ts"
 import { EMPTY, type Value } from "../runtime/value.ts"
 import { AsyncIterReturnTask, GetAsyncIteratorTask, GetIteratorTask, NO_THROW_METHOD, YieldStarCallTask } from "../runtime/iterator-steps.ts"
+import { yieldStarSite } from "../language/call-printer.ts"
 const ResumeMode = { Next: 0, Throw: 1, Return: 2 } as const
 import { type Activation, type Eval, FrameKind, type Resumption } from "./machine.ts"
 import { slow } from "./machine.ts"
@@ -88,11 +90,12 @@ export function* AsyncIteratorClose(a: Activation, record: IteratorRecord): Eval
   if (!(awaited instanceof JSObject)) throwTypeError(`Iterator result ${describeValue(awaited)} is not an object`)
 }
 
-/** `yield* iterable`, given the iterable (https://tc39.es/ecma262/#sec-generator-function-definitions-runtime-semantics-evaluation). */
-export function* YieldStar(a: Activation, iterable: Value, notIterable: string | undefined): Eval<Value> {
+/** `yield* argument`, given its value (https://tc39.es/ecma262/#sec-generator-function-definitions-runtime-semantics-evaluation). */
+export function* YieldStar(a: Activation, iterable: Value, argument: ESTree.Expression): Eval<Value> {
   const realm = a.realm
   const isAsync = a.frame.kind === FrameKind.AsyncGenerator
-  const record = (isAsync ? yield* slow(GetAsyncIteratorTask(realm, iterable, notIterable)) : yield* slow(GetIteratorTask(realm, iterable, notIterable))) as unknown as IteratorRecord
+  const site = yieldStarSite(argument, isAsync)
+  const record = (isAsync ? yield* slow(GetAsyncIteratorTask(realm, iterable, site)) : yield* slow(GetIteratorTask(realm, iterable, site))) as unknown as IteratorRecord
   let received: Value = undefined
   let mode: number = ResumeMode.Next
   for (;;) {

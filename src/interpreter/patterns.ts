@@ -7,10 +7,13 @@
  * orders it.
  */
 import type { ESTree } from "meriyah"
-import { calleeText, notIterableText, staticKey } from "../language/static-semantics.ts"
+import { staticKey } from "../language/static-semantics.ts"
+import { arrayPatternSite, destructureSite, patternPropertySite, type PatternSource } from "../language/call-printer.ts"
 import { throwTypeError } from "../runtime/completion.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
 import type { IteratorRecord } from "../runtime/iteration.ts"
+import { notDestructurableMessage } from "../runtime/not-destructurable.ts"
+import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import { JSObject } from "../runtime/object.ts"
 import { CopyDataProperties } from "../runtime/operations.ts"
 import { isTask, type Task } from "../runtime/task.ts"
@@ -23,7 +26,6 @@ import type { Activation, Eval } from "./machine.ts"
 import { slow } from "./machine.ts"
 import { BinaryOperation, increment, ToNumericValue } from "./operators.ts"
 import {
-  type Expr,
   GetBindingValue,
   GetElement,
   GetField,
@@ -109,10 +111,18 @@ export function* UpdateExpression(a: Activation, node: ESTree.UpdateExpression):
 // --- Destructuring --------------------------------------------------------------------------------------------
 
 /**
- * Binds (`init`) or assigns `value` to a pattern. `source` is the value's expression, named in V8's messages
- * ("Cannot destructure property 'a' of 'x' as it is undefined.", "x is not iterable").
+ * Binds (`init`) or assigns `value` to a pattern. `source`: where the value comes from, named in V8's messages
+ * ("Cannot destructure property 'a' of 'x' as it is undefined."); `site`: what V8 names if an array pattern's
+ * value is not iterable.
  */
-export function* BindingInitialization(a: Activation, node: Target, value: Value, init: boolean, source?: ESTree.Node): Eval<void> {
+export function* BindingInitialization(
+  a: Activation,
+  node: Target,
+  value: Value,
+  init: boolean,
+  source?: PatternSource,
+  site = arrayPatternSite(source, init),
+): Eval<void> {
   a.offset = node.start ?? a.offset
   switch (node.type) {
     case "Identifier":
@@ -120,10 +130,10 @@ export function* BindingInitialization(a: Activation, node: Target, value: Value
     case "ObjectPattern":
       return yield* ObjectPattern(a, node, value, init, source)
     case "ArrayPattern":
-      return yield* ArrayPattern(a, node, value, init, source)
+      return yield* ArrayPattern(a, node, value, init, site)
     case "AssignmentPattern":
       if (value === undefined) value = yield* DefaultValue(a, node.left, node.right as ESTree.Expression)
-      return yield* BindingInitialization(a, node.left, value, init)
+      return yield* BindingInitialization(a, node.left, value, init, source === "parameter" ? "parameterDefault" : undefined)
     case "MemberExpression":
       return yield* BindTarget(a, node, value)
     default:
@@ -137,7 +147,7 @@ function* DefaultValue(a: Activation, target: Target, value: ESTree.Expression):
 }
 
 /** One element of a pattern: evaluate the target reference, fetch the value, apply the default, store. */
-function* element(a: Activation, target: Target, init: boolean, getValue: () => Eval<Value>): Eval<void> {
+function* element(a: Activation, target: Target, init: boolean, getValue: () => Eval<Value>, site?: NotIterableSite): Eval<void> {
   let def: ESTree.Expression | undefined
   if (target.type === "AssignmentPattern") {
     def = target.right as ESTree.Expression
@@ -148,23 +158,12 @@ function* element(a: Activation, target: Target, init: boolean, getValue: () => 
   let v = yield* getValue()
   if (def !== undefined && v === undefined) v = yield* DefaultValue(a, target, def)
   if (member !== undefined) yield* PutMember(a, member, ref!, v)
-  else yield* BindingInitialization(a, target, v, init)
+  else yield* BindingInitialization(a, target, v, init, undefined, site)
 }
 
-/** RequireObjectCoercible of a destructured value, with V8's message naming the first property and the source. */
-const requireDestructurable = (value: Value, node: ESTree.ObjectPattern, source: ESTree.Node | undefined): void => {
-  if (value !== undefined && value !== null) return
-  const first = node.properties[0]
-  const property = first !== undefined && first.type !== "RestElement" && !first.computed ? staticKey(first.key) : undefined
-  const text = source === undefined ? undefined : calleeText(source as Expr)
-  const of = text === undefined || text === "(intermediate value)" ? String(value) : text
-  throwTypeError(
-    property !== undefined ? `Cannot destructure property '${property}' of '${of}' as it is ${String(value)}.` : `Cannot destructure '${of}' as it is ${String(value)}.`,
-  )
-}
-
-function* ObjectPattern(a: Activation, node: ESTree.ObjectPattern, value: Value, init: boolean, source: ESTree.Node | undefined): Eval<void> {
-  requireDestructurable(value, node, source)
+function* ObjectPattern(a: Activation, node: ESTree.ObjectPattern, value: Value, init: boolean, source: PatternSource | undefined): Eval<void> {
+  // RequireObjectCoercible, with V8's message naming the first property and the source.
+  if (value === undefined || value === null) throwTypeError(notDestructurableMessage(destructureSite(node, source), value))
   const excluded: PropertyKey[] = []
   for (const p of node.properties) {
     if (p.type === "RestElement") {
@@ -177,14 +176,15 @@ function* ObjectPattern(a: Activation, node: ESTree.ObjectPattern, value: Value,
       else yield* BindingInitialization(a, target, rest, init)
       continue
     }
+    const site = p.value.type === "ArrayPattern" ? patternPropertySite(source) : undefined
     if (p.computed) {
       const key = yield* ToPropertyKeyValue(a, yield* Evaluate(a, p.key))
       excluded.push(key)
-      yield* element(a, p.value, init, () => GetElement(a, value, key as Value))
+      yield* element(a, p.value, init, () => GetElement(a, value, key as Value), site)
     } else {
       const name = staticKey(p.key)
       excluded.push(name)
-      yield* element(a, p.value, init, () => GetField(a, value, name))
+      yield* element(a, p.value, init, () => GetField(a, value, name), site)
     }
   }
 }
@@ -196,9 +196,9 @@ function* IterStep(a: Activation, record: IteratorRecord): Eval<Value> {
   return v === EMPTY ? undefined : v
 }
 
-function* ArrayPattern(a: Activation, node: ESTree.ArrayPattern, value: Value, init: boolean, source: ESTree.Node | undefined): Eval<void> {
+function* ArrayPattern(a: Activation, node: ESTree.ArrayPattern, value: Value, init: boolean, site: NotIterableSite | undefined): Eval<void> {
   const realm = a.realm
-  const record = (yield* slow(GetIteratorTask(realm, value, notIterableText(source)))) as unknown as IteratorRecord
+  const record = (yield* slow(GetIteratorTask(realm, value, site))) as unknown as IteratorRecord
   const env = a.env
   try {
     for (const el of node.elements) {

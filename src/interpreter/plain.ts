@@ -13,7 +13,8 @@
  */
 import type { ESTree } from "meriyah"
 import { forEachChild } from "../language/walk.ts"
-import { calleeText, disposalOf, fieldInitializerName, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
+import { disposalOf, fieldInitializerName, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
+import { calleeText } from "../language/call-printer.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
 import { PollStringWork } from "../runtime/interrupt.ts"

@@ -15,7 +15,8 @@
  */
 import type { ESTree } from "meriyah"
 import type { Scope } from "../language/scope.ts"
-import { disposalOf, forInVarInitializer, headDisposalOf, notIterableText } from "../language/static-semantics.ts"
+import { disposalOf, forInVarInitializer, headDisposalOf } from "../language/static-semantics.ts"
+import { iterableSite } from "../language/call-printer.ts"
 import { ThrowCompletion } from "../runtime/completion.ts"
 import { ToBoolean } from "../runtime/conversions.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
@@ -342,8 +343,8 @@ function* ForInOfStatement(a: Activation, node: ESTree.ForInStatement | ESTree.F
     }
   }
   const isAwait = node.await
-  const notIterable = notIterableText(node.right)
-  const record = (isAwait ? yield* slow(GetAsyncIteratorTask(realm, rhs, notIterable)) : yield* slow(GetIteratorTask(realm, rhs, notIterable))) as unknown as IteratorRecord
+  const site = iterableSite(node.right, isAwait ? "forAwait" : "forOf")
+  const record = (isAwait ? yield* slow(GetAsyncIteratorTask(realm, rhs, site)) : yield* slow(GetIteratorTask(realm, rhs, site))) as unknown as IteratorRecord
   for (;;) {
     let v: Value | Empty
     if (!isAwait) {
@@ -391,10 +392,10 @@ function* ForBody(a: Activation, node: ESTree.ForInStatement | ESTree.ForOfState
       // Each iteration's resource is disposed after its body (ForIn/OfBodyEvaluation step 3.o).
       const capability = NewDisposeCapability()
       yield* slow(AddDisposableResource(a.realm, capability, v, disposal === "sync" ? "sync-dispose" : "async-dispose"))
-      yield* BindingInitialization(a, (left.declarations[0] as ESTree.VariableDeclarator).id, v, true)
+      yield* BindingInitialization(a, (left.declarations[0] as ESTree.VariableDeclarator).id, v, true, "forDeclaration")
       return yield* WithDisposal(a, disposal === "async", Statement(a, node.body, NO_LABELS), capability)
     }
-    yield* BindingInitialization(a, (left.declarations[0] as ESTree.VariableDeclarator).id, v, left.kind !== "var")
+    yield* BindingInitialization(a, (left.declarations[0] as ESTree.VariableDeclarator).id, v, left.kind !== "var", "forDeclaration")
   } else {
     yield* BindTarget(a, left as ESTree.Pattern, v)
   }
@@ -491,7 +492,7 @@ function* CatchClause(a: Activation, node: ESTree.CatchClause, thrown: Value): E
   const scope = a.program.analysis.scopes.get(node)
   const outer = a.env
   if (scope !== undefined) enterBlockScope(a, scope)
-  if (node.param !== null) yield* BindingInitialization(a, node.param, thrown, true)
+  if (node.param !== null) yield* BindingInitialization(a, node.param, thrown, true, "catch")
   const c = yield* DisposingStatementList(a, node.body.body)
   a.env = outer
   return c

@@ -30,6 +30,7 @@ import { Caps, checkArrayStorage, checkStringLength } from "../runtime/caps.ts"
 import { PollInterrupt } from "../runtime/interrupt.ts"
 import { defineAccessors, defineConstructor, defineMethods } from "../runtime/builtin.ts"
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
+import { notIterableValue } from "../runtime/not-iterable.ts"
 import { IsStrictlyEqual, SameValueZero } from "../runtime/comparison.ts"
 import { ToBoolean, ToIntegerOrInfinity, ToObject, ToString, ToStringPrimitive } from "../runtime/conversions.ts"
 import { IsCallable, IsConstructor, type NativeFunction } from "../runtime/function-object.ts"
@@ -181,7 +182,8 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
   // 2-3. A mapfn other than undefined must be callable.
   const mapping = mapfn !== undefined
   const mapper = mapping ? requireCallback(mapfn) : (undefined as unknown as JSObject)
-  // 4. Let usingIterator be ? GetMethod(items, %Symbol.iterator%).
+  // 4. Let usingIterator be ? GetMethod(items, %Symbol.iterator%), which fails on null and undefined (as V8 says).
+  if (items === undefined || items === null) return throwTypeError(notIterableValue(items))
   const usingIterator = yield* GetMethod(realm, items, WellKnownSymbols.iterator)
   if (usingIterator !== undefined) {
     const A = IsConstructor(C) ? yield* Construct(C) : ArrayCreate(realm, 0)

@@ -8,6 +8,7 @@
  * sandbox values is a Task; primitives take a fast path.
  */
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
+import { notIterableValue } from "../runtime/not-iterable.ts"
 import { ToIntegerOrInfinity } from "../runtime/conversions.ts"
 import { IsCallable, IsConstructor } from "../runtime/function-object.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
@@ -316,9 +317,7 @@ export function* TypedArray_from(realm: Realm, thisArg: Value, args: ReadonlyArr
   const mapping = mapfn !== undefined
   if (mapping && !IsCallable(mapfn)) return notCallableWithType(mapfn)
   // 5. Let usingIterator be ? GetMethod(source, %Symbol.iterator%).
-  if (source === undefined || source === null) {
-    return throwTypeError(`${source === null ? "object null" : "undefined"} is not iterable (cannot read property Symbol(Symbol.iterator))`)
-  }
+  if (source === undefined || source === null) return throwTypeError(notIterableValue(source))
   const usingIterator = yield* GetMethod(realm, source, WellKnownSymbols.iterator)
   let values: ReadonlyArray<Value> | undefined
   if (usingIterator !== undefined) {

@@ -292,7 +292,7 @@ function* Map_groupBy(realm: Realm, _t: Value, args: ReadonlyArray<Value>): Task
 // https://tc39.es/ecma262/#sec-groupby (keyCoercion: collection)
 function* GroupBy(realm: Realm, items: Value, callbackfn: Value): Task<Array<[Value, Value[]]>> {
   // 1. Perform ? RequireObjectCoercible(items).
-  if (items === undefined || items === null) return throwTypeError(`Cannot convert undefined or null to object`)
+  if (items === undefined || items === null) return throwTypeError("Map.groupBy called on null or undefined")
   // 2. If IsCallable(callback) is false, throw a TypeError exception.
   const callback = requireCallable(callbackfn)
   const groups: Array<[Value, Value[]]> = []

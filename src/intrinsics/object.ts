@@ -178,7 +178,8 @@ const Object_isSealed = (_realm: Realm, _this: Value, args: ReadonlyArray<Value>
 // https://tc39.es/ecma262/#sec-object.fromentries
 function* Object_fromEntries(realm: Realm, _this: Value, args: ReadonlyArray<Value>): Task<Value> {
   const iterable = args[0]
-  requireObjectCoercible(iterable)
+  // RequireObjectCoercible, in V8's words (which say "undefined" of null too).
+  if (iterable === undefined || iterable === null) return throwTypeError("undefined is not iterable")
   const obj = new JSObject(realm.ObjectPrototype)
   // https://tc39.es/ecma262/#sec-add-entries-from-iterable
   const iteratorRecord = yield* GetIterator(realm, iterable)
@@ -244,7 +245,7 @@ const Object_setPrototypeOf = (_realm: Realm, _this: Value, args: ReadonlyArray<
 // https://tc39.es/ecma262/#sec-groupby (property keys)
 function* Object_groupBy(realm: Realm, _this: Value, args: ReadonlyArray<Value>): Task<Value> {
   const [items, callback] = args
-  requireObjectCoercible(items)
+  if (items === undefined || items === null) return throwTypeError("Object.groupBy called on null or undefined")
   if (!IsCallable(callback)) return throwTypeError(`${describeValue(callback)} is not a function`)
   const groups: Array<{ key: PropertyKey; elements: Value[] }> = []
   const byKey = new Map<PropertyKey, Value[]>()

@@ -2,9 +2,9 @@
  * Static decisions about functions, classes and names that both engines make the same way, from the checked AST
  * and the scope analysis, before anything runs: what role and kind a function has and its `length`
  * (ExpectedArgumentCount), which expressions get a name by NamedEvaluation, the static name of a property key,
- * whether a class gives its instances fields or private methods, and how V8 names an expression in its error
- * messages ("x.y is not a function", "o is not iterable"). The compiler bakes these into code objects; the
- * tree-walker reads them when it first meets a node.
+ * whether a class gives its instances fields or private methods (how V8 names an expression in its error messages
+ * is call-printer.ts). The compiler bakes these into code objects; the tree-walker reads them when it first meets
+ * a node.
  */
 import type { ESTree } from "meriyah"
 import type { FunctionInfo } from "./scope.ts"
@@ -73,48 +73,6 @@ export const classHasInstanceElements = (node: ESTree.ClassDeclaration | ESTree.
       (el.type === "MethodDefinition" && !el.static && el.key?.type === "PrivateIdentifier"),
   )
 
-type Expr = ESTree.Expression | ESTree.PrivateIdentifier | ESTree.Super | ESTree.SpreadElement
-
-/** How V8 names a callee in "x is not a function". */
-export function calleeText(node: Expr): string {
-  switch (node.type) {
-    case "Identifier":
-      return node.name
-    case "ThisExpression":
-      return "this"
-    case "Super":
-      return "super"
-    case "PrivateIdentifier":
-      return `#${node.name}`
-    case "Literal":
-      return typeof node.value === "string" ? `"${node.value}"` : String(node.raw ?? node.value)
-    case "MemberExpression": {
-      const obj = calleeText(node.object)
-      if (node.property.type === "PrivateIdentifier") return `${obj}.#${node.property.name}`
-      if (!node.computed) return `${obj}.${(node.property as ESTree.Identifier).name}`
-      const p = node.property
-      if (p.type === "Literal" && typeof p.value === "string" && /^[A-Za-z_$][\w$]*$/.test(p.value)) return `${obj}.${p.value}`
-      if (p.type === "Literal" || p.type === "Identifier") return `${obj}[${calleeText(p)}]`
-      return `${obj}[...]`
-    }
-    case "CallExpression":
-      return `${calleeText(node.callee)}(...)`
-    case "ChainExpression":
-      return calleeText(node.expression)
-    default:
-      return "(intermediate value)"
-  }
-}
-
-/** V8's "x is not iterable" naming the iterable's source, or undefined for the generic message. */
-export function notIterableText(node: ESTree.Node | undefined): string | undefined {
-  if (node === undefined) return undefined
-  if (node.type === "CallExpression") return `${calleeText(node.callee)} is not a function or its return value is not iterable`
-  if (node.type === "ObjectExpression" && node.properties.length === 0) return "{} is not iterable"
-  const text = calleeText(node as Expr)
-  return text === "(intermediate value)" ? undefined : `${text} is not iterable`
-}
-
 /**
  * Annex B.3.5 (sloppy code): `for (var x = init in obj)` assigns `init` to `x` (named after it) before the
  * object is evaluated. The declaration and its initializer, if the loop has one.
@@ -171,10 +129,3 @@ export const methodSourceRange = (el: ESTree.MethodDefinition, source: string): 
   }
   return { start, end: el.end }
 }
-
-/**
- * V8's message for a spread argument that is not iterable: its own for a call whose only spread is the last
- * argument (`f(a, ...x)`), the generic one of GetIterator otherwise (`f(...x, a)`, `f(...x, ...y)`).
- */
-export const spreadMessage = (args: ReadonlyArray<ESTree.Expression | ESTree.SpreadElement>): string | undefined =>
-  args.findIndex((arg) => arg.type === "SpreadElement") === args.length - 1 ? "Spread syntax requires ...iterable[Symbol.iterator] to be a function" : undefined

@@ -6,6 +6,7 @@
 import { SandboxError, ThrowCompletion, throwTypeError } from "./completion.ts"
 import { JSObject } from "./object.ts"
 import { Call, CreateDataProperty, GetMethod, describeValue } from "./operations.ts"
+import { notIterableValue } from "./not-iterable.ts"
 import type { Realm } from "./realm.ts"
 import { checkArrayStorage } from "./caps.ts"
 import type { Task } from "./task.ts"
@@ -30,19 +31,12 @@ export function* GetIteratorFromMethod(realm: Realm, obj: Value, method: Value):
 
 // https://tc39.es/ecma262/#sec-getiterator (kind sync)
 export function* GetIterator(realm: Realm, obj: Value): Task<IteratorRecord> {
+  // A built-in's iterable argument: V8 describes the value by its type, null and undefined too (before the lookup).
+  if (obj === undefined || obj === null) return throwTypeError(notIterableValue(obj))
   const method = yield* GetMethod(realm, obj, WellKnownSymbols.iterator)
-  // A built-in's iterable argument: V8 names a symbol by its type here, "Symbol" in a spread.
-  if (method === undefined) return throwTypeError(notIterableValue(obj, "symbol"))
+  if (method === undefined) return throwTypeError(notIterableValue(obj))
   return yield* GetIteratorFromMethod(realm, obj, method)
 }
-
-/** V8's message for a value that is not iterable when no source text names it. */
-export const notIterableValue = (v: Value, symbol = "Symbol"): string => {
-  // V8 names a symbol "Symbol" and a bigint by its type alone.
-  const what = v instanceof JSObject ? (v.isCallable() ? "function" : "object") : v === undefined || v === null ? String(v) : typeof v === "object" ? symbol : typeof v === "bigint" ? "bigint" : `${typeof v} ${describeValue(v)}`
-  return `${what} is not iterable (cannot read property Symbol(Symbol.iterator))`
-}
-
 
 // https://tc39.es/ecma262/#sec-iteratornext
 export function* IteratorNext(record: IteratorRecord, value?: Value): Task<JSObject> {

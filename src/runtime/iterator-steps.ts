@@ -17,9 +17,9 @@ import {
   IteratorResultValue,
   IteratorStepValue,
   NOT_PLAIN,
-  notIterableValue,
   plainResultValue,
 } from "./iteration.ts"
+import { notIterableMessage, type NotIterableSite } from "./not-iterable.ts"
 import { JSObject } from "./object.ts"
 import { Call, CreateDataPropertyOrThrow, describeValue, GetMethod, GetV } from "./operations.ts"
 import type { Realm } from "./realm.ts"
@@ -177,10 +177,10 @@ export function* SpreadTask(
   realm: Realm,
   target: ArrayObject,
   iterable: Value,
-  notIterable: string | undefined,
+  site: NotIterableSite | undefined,
   step: (r: IteratorRecord) => Value | Empty | Task<Value | Empty>,
 ): Task<Value> {
-  const record = fastArrayRecord(realm, iterable) ?? (yield* GetIteratorWithMessage(realm, iterable, notIterable))
+  const record = fastArrayRecord(realm, iterable) ?? (yield* GetIteratorWithMessage(realm, iterable, site))
   for (;;) {
     const s = step(record)
     const v = isTask(s) ? yield* (s as Task<Value | Empty>) : (s as Value | Empty)
@@ -190,23 +190,30 @@ export function* SpreadTask(
   }
 }
 
-/** GetIterator (sync), with V8's message naming the iterable's source when the method is missing. */
-function* GetIteratorWithMessage(realm: Realm, obj: Value, notIterable: string | undefined): Task<IteratorRecord> {
+/**
+ * GetIterator (sync), with V8's message for the site when the method is missing. V8 says the same of null and
+ * undefined, before the lookup that would fail on them.
+ */
+function* GetIteratorWithMessage(realm: Realm, obj: Value, site: NotIterableSite | undefined): Task<IteratorRecord> {
+  if (obj === undefined || obj === null) return throwTypeError(notIterableMessage(site, obj))
   const method = yield* GetMethod(realm, obj, WellKnownSymbols.iterator)
-  if (method === undefined) return throwTypeError(notIterable ?? notIterableValue(obj))
+  if (method === undefined) return throwTypeError(notIterableMessage(site, obj))
   return yield* GetIteratorFromMethod(realm, obj, method)
 }
 
-export function* GetIteratorTask(realm: Realm, obj: Value, notIterable: string | undefined): Task<Value> {
-  return (yield* GetIteratorWithMessage(realm, obj, notIterable)) as unknown as Value
+export function* GetIteratorTask(realm: Realm, obj: Value, site: NotIterableSite | undefined): Task<Value> {
+  return (yield* GetIteratorWithMessage(realm, obj, site)) as unknown as Value
 }
 
-// https://tc39.es/ecma262/#sec-getiterator (kind async)
-export function* GetAsyncIteratorTask(realm: Realm, obj: Value, notIterable: string | undefined): Task<Value> {
+/**
+ * https://tc39.es/ecma262/#sec-getiterator (kind async). Null and undefined fail on the lookup, as in V8; where V8
+ * finds no expression to name, it goes on to call the missing method.
+ */
+export function* GetAsyncIteratorTask(realm: Realm, obj: Value, site: NotIterableSite | undefined): Task<Value> {
   const method = yield* GetMethod(realm, obj, WellKnownSymbols.asyncIterator)
   if (method === undefined) {
     const syncMethod = yield* GetMethod(realm, obj, WellKnownSymbols.iterator)
-    if (syncMethod === undefined) return throwTypeError(notIterable ?? notIterableValue(obj))
+    if (syncMethod === undefined) return throwTypeError(site === undefined ? "undefined is not a function" : notIterableMessage(site, obj))
     const syncRecord = yield* GetIteratorFromMethod(realm, obj, syncMethod)
     return CreateAsyncFromSyncIterator(realm, syncRecord) as unknown as Value
   }

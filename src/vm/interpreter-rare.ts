@@ -14,6 +14,8 @@ import { CheckClassHeritage, ClassCreate, DefineMethodProperty, DefinePrivateMet
 import { AsyncGeneratorCompleteStep, AwaitPromise, AwaitThen, awaitPromiseFast, type GeneratorObject } from "../runtime/generator.ts"
 import { AddDisposableResource, DisposeBegin, type DisposeCapability, DisposeEnd, DisposeNext, DisposeRecordError, NewDisposeCapability } from "../runtime/dispose.ts"
 import { CreateIterResultObject, type IteratorRecord } from "../runtime/iteration.ts"
+import { type DestructureSite, notDestructurableMessage } from "../runtime/not-destructurable.ts"
+import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import { JSObject, PrivateName } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, describeValue } from "../runtime/operations.ts"
 import { UnaryPlusPrimitive } from "../runtime/operators.ts"
@@ -126,7 +128,7 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       const iterable = regs[--sp] as Value
       const arr = regs[--sp] as ArrayObject
       {
-        const res = runSlow(m, frame, pc, sp, SpreadTask(realm, arr, iterable, message < 0 ? undefined : (consts[message] as string), (r) => iteratorStepFast(realm, r)))
+        const res = runSlow(m, frame, pc, sp, SpreadTask(realm, arr, iterable, message < 0 ? undefined : (consts[message] as NotIterableSite), (r) => iteratorStepFast(realm, r)))
         if (res === PENDING) return true
         regs[sp++] = res
       }
@@ -193,13 +195,7 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
     case 54 satisfies typeof Op.RequireObjectCoercible: {
       const hint = bc[pc++] as number
       const v = regs[sp - 1]
-      if (v === undefined || v === null) {
-        const [property, source] = JSON.parse(consts[hint] as string) as [string | null, string | null]
-        const of = source ?? String(v)
-        throwTypeError(
-          property !== null ? `Cannot destructure property '${property}' of '${of}' as it is ${String(v)}.` : `Cannot destructure '${of}' as it is ${String(v)}.`,
-        )
-      }
+      if (v === undefined || v === null) throwTypeError(notDestructurableMessage(consts[hint] as DestructureSite, v))
       break
     }
     case 55 satisfies typeof Op.Delete: {
@@ -446,14 +442,14 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
       const message = bc[pc++] as number
       const fastAllowed = bc[pc++] === 1
       const obj = regs[--sp] as Value
-      const text = message < 0 ? undefined : (consts[message] as string)
+      const site = message < 0 ? undefined : (consts[message] as NotIterableSite)
       const fast = fastAllowed && op === Op.GetIterator ? fastArrayRecord(realm, obj) : undefined
       if (fast !== undefined) {
         regs[sp++] = fast
         break
       }
       {
-        const res = runSlow(m, frame, pc, sp, op === Op.GetIterator ? GetIteratorTask(realm, obj, text) : GetAsyncIteratorTask(realm, obj, text))
+        const res = runSlow(m, frame, pc, sp, op === Op.GetIterator ? GetIteratorTask(realm, obj, site) : GetAsyncIteratorTask(realm, obj, site))
         if (res === PENDING) return true
         regs[sp++] = res
       }

@@ -339,7 +339,7 @@ return C.run()
 
 // === not-iterable-spread-argument-messages
 // V8 has its own message for a call's only spread when it is the last argument; otherwise GetIterator's, which
-// names a symbol "Symbol" and a bigint by its type alone.
+// describes the value by its type, or names the callee of a call.
 function f() {}
 const out = []
 const calls = [() => f(...0), () => f(1, ...0), () => f(...0, 1), () => f(...[1], ...2), () => new f(...0, 1), () => f(...Symbol(), 1), () => f(..."ab", ...3n)]
