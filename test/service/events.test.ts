@@ -79,6 +79,7 @@ describe("GET /v1/runs/{id}/events", () => {
     expect(r.status).toBe(200)
     expect(r.contentType).toContain("text/event-stream")
     expect(r.events.map((e) => e.event)).toStrictEqual(["run.created", "call.started", "call.settled", "run.succeeded"])
+    expect(r.events[1]!.data).toMatchObject({ key: expect.any(String), path: "e.echo", input: 7 })
     expect(r.events[2]!.data).toMatchObject({ key: expect.any(String), outcome: { ok: true, output: 7 } })
     expect(r.events[3]!.data.result).toMatchObject({ ok: true, value: [7] })
     expect(r.events.every((e) => typeof e.data.at === "string")).toBe(true)

@@ -78,7 +78,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
             c.attempts++
             c.callbackHash = call.callbackHash ?? c.callbackHash
           }
-          appendEvent(tables, runId, "call.started", { key: call.key, path: call.path, attempt: c.attempts }, now, callEventKey("call.started", call.key, c.attempts))
+          appendEvent(tables, runId, "call.started", { key: call.key, path: call.path, input: call.input ?? null, attempt: c.attempts }, now, callEventKey("call.started", call.key, c.attempts))
         }),
       accepted: (runId, key, data, timing) =>
         atomically((now) => {

@@ -69,7 +69,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
           RETURNING run_id, attempts
         )
         INSERT INTO events (run_id, type, data, key)
-        SELECT run_id, 'call.started', ${json({ key: call.key, path: call.path })}::jsonb || jsonb_build_object('attempt', attempts),
+        SELECT run_id, 'call.started', ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts),
           ${callEventKey("call.started", call.key)}::text || ':' || attempts FROM c
         ON CONFLICT (run_id, key) DO NOTHING`
     })
