@@ -7,8 +7,12 @@
  * Dependencies stay external: `effect` is a peer the app shares with us, and the rest install beside us. Dynamic
  * imports (modules loaded on first use) become chunks that still load only when used. The CLI and the service keep
  * the per-module build: they pay their start-up once per process, not per host.
+ *
+ * The run inspector's browser files (src/ui/, plain ES modules tsc does not compile) are copied to dist/src/ui/,
+ * where the compiled src/server/ui.ts looks for them.
  */
 import { build } from "esbuild"
+import { cpSync } from "node:fs"
 
 await build({
   entryPoints: { index: "src/index.ts", client: "src/client/index.ts" },
@@ -23,3 +27,5 @@ await build({
   chunkNames: "chunk-[hash]",
   logLevel: "warning",
 })
+
+cpSync("src/ui", "dist/src/ui", { recursive: true })

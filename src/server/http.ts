@@ -38,6 +38,7 @@ import { ServerConfig } from "./config.ts"
 import { appliedMigration, latestMigration } from "./store/postgres/database.ts"
 import { Executor } from "./executor.ts"
 import { yaml } from "./openapi.ts"
+import * as Ui from "./ui.ts"
 import { type NamespaceNotFound, ToolNotFound } from "./registry.ts"
 import { ToolRegistry } from "./registry.ts"
 import { Metrics } from "./metrics.ts"
@@ -342,11 +343,12 @@ const errors = HttpRouter.middleware(
   { global: true },
 )
 
-/** Every route of the API plus the error middleware; needs the services and the HTTP server. */
+/** Every route of the API, the inspector's files and the error middleware; needs the services and the HTTP server. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api).pipe(
     // provideMerge: the route pipeline looks the middleware up again when the routes are built.
     Layer.provide(Layer.mergeAll(RunsHandlers, ToolsHandlers, CallsHandlers, CallbacksHandlers, SystemHandlers).pipe(Layer.provideMerge(Layer.merge(Auth.layer, Idempotency.layer)))),
   ),
+  Ui.routes,
   errors,
 )

@@ -1,7 +1,8 @@
 /**
  * The package as another project gets it: `npm pack` (which builds dist/ through `prepack`), installed from the
  * tarball into a temporary project, then used from plain JavaScript and from TypeScript (`codemode` and
- * `codemode/client`), and its `codemode` bin serving a live server that the Promise client and the CLI talk to.
+ * `codemode/client`), and its `codemode` bin serving a live server that the Promise client and the CLI talk to,
+ * with the run inspector's files.
  */
 import { execFile, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -72,7 +73,7 @@ describe("the packed package", () => {
   it("ships compiled JavaScript, declarations and source maps, no tests", () => {
     const dist = join(project, "node_modules/codemode/dist/src")
     const files = readdirSync(dist, { recursive: true }) as Array<string>
-    for (const f of ["index.js", "index.d.ts", "index.js.map", "client/index.js", "client/index.d.ts", "cli/main.js"]) {
+    for (const f of ["index.js", "index.d.ts", "index.js.map", "client/index.js", "client/index.d.ts", "cli/main.js", "ui/index.html", "ui/app.js"]) {
       expect(files).toContain(f)
     }
     expect(readdirSync(join(project, "node_modules/codemode"))).not.toContain("test")
@@ -139,6 +140,10 @@ console.log(JSON.stringify(run))
         env: env(),
       })
       expect(JSON.parse(cli.stdout)).toMatchObject({ id: "packed", status: "succeeded" })
+      // The run inspector, from the compiled build and the installed Preact.
+      for (const path of ["/ui", "/ui/app.js", "/ui/vendor/preact.mjs", "/ui/vendor/hooks.mjs", "/ui/vendor/htm.mjs"]) {
+        expect((await fetch(url + path)).status, path).toBe(200)
+      }
     } finally {
       server.kill("SIGTERM")
       await exited
