@@ -205,9 +205,9 @@ export function compileUpdate(fc: FunctionCompiler, node: ESTree.UpdateExpressio
 
 /**
  * Binds (init) or assigns the value on the stack to a pattern; consumes it. `source`: where the value comes from,
- * for V8's messages; `site`: what V8 names if an array pattern's value is not iterable.
+ * for V8's messages; `site`: what V8 names if an array pattern's value is not iterable, when not its source.
  */
-export function destructure(fc: FunctionCompiler, node: Target, init: boolean, source?: PatternSource, site = arrayPatternSite(source, init)): void {
+export function destructure(fc: FunctionCompiler, node: Target, init: boolean, source?: PatternSource, site?: NotIterableSite): void {
   fc.enter(node)
   try {
     switch (node.type) {
@@ -217,7 +217,7 @@ export function destructure(fc: FunctionCompiler, node: Target, init: boolean, s
       case "ObjectPattern":
         return ObjectPattern(fc, node, init, source)
       case "ArrayPattern":
-        return ArrayPattern(fc, node, init, site)
+        return ArrayPattern(fc, node, init, site ?? arrayPatternSite(source, init))
       case "AssignmentPattern": {
         const end = fc.label()
         fc.jump(Op.JumpIfNotUndefinedPeek, end)

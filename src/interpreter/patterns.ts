@@ -113,7 +113,7 @@ export function* UpdateExpression(a: Activation, node: ESTree.UpdateExpression):
 /**
  * Binds (`init`) or assigns `value` to a pattern. `source`: where the value comes from, named in V8's messages
  * ("Cannot destructure property 'a' of 'x' as it is undefined."); `site`: what V8 names if an array pattern's
- * value is not iterable.
+ * value is not iterable, when not its source (decided only for an array pattern: most targets are names).
  */
 export function* BindingInitialization(
   a: Activation,
@@ -121,7 +121,7 @@ export function* BindingInitialization(
   value: Value,
   init: boolean,
   source?: PatternSource,
-  site = arrayPatternSite(source, init),
+  site?: NotIterableSite,
 ): Eval<void> {
   a.offset = node.start ?? a.offset
   switch (node.type) {
@@ -130,7 +130,7 @@ export function* BindingInitialization(
     case "ObjectPattern":
       return yield* ObjectPattern(a, node, value, init, source)
     case "ArrayPattern":
-      return yield* ArrayPattern(a, node, value, init, site)
+      return yield* ArrayPattern(a, node, value, init, site ?? arrayPatternSite(source, init))
     case "AssignmentPattern":
       if (value === undefined) value = yield* DefaultValue(a, node.left, node.right as ESTree.Expression)
       return yield* BindingInitialization(a, node.left, value, init, source === "parameter" ? "parameterDefault" : undefined)
