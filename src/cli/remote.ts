@@ -199,7 +199,7 @@ const runsEvents = Command.make(
   },
   (flags) =>
     withClient(flags, (client) =>
-      client.runs.events({ params: { id: flags.id } }).pipe(
+      client.runs.events({ params: { id: flags.id }, query: {} }).pipe(
         Effect.flatMap((events) => {
           // The service streams the history and then follows the run live; without --follow stop once the
           // history has been sent, i.e. when the stream pauses.

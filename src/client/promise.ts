@@ -6,7 +6,7 @@
  * ```ts
  * const client = new Client({ baseUrl: "http://127.0.0.1:8080" })
  * const run = await client.runs.create({ payload: { code: "1 + 1" } })
- * for await (const event of await client.runs.events({ params: { id: run.id } })) console.log(event)
+ * for await (const event of await client.runs.events({ params: { id: run.id }, query: {} })) console.log(event)
  * ```
  */
 import * as Effect from "effect/Effect"

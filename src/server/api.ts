@@ -26,45 +26,87 @@ export const SettledOutcome = Schema.Union([
   Schema.Struct({ ok: Schema.Literal(false), error: Schema.Struct({ kind: Schema.String, message: Schema.String }) }),
 ]).annotate({ identifier: "SettledOutcome" })
 
-export const ErrorDetail = Schema.Struct({
-  kind: Schema.String,
-  message: Schema.String,
-  calls: Schema.optionalKey(Schema.Array(BlockingCall)),
-  /** `CallAlreadySettled`: the outcome that stands. */
-  outcome: Schema.optionalKey(SettledOutcome),
-})
-export type ErrorDetail = typeof ErrorDetail.Type
+/**
+ * The `kind`s each error status carries, all of them: the server cannot build an error of a kind not listed for its
+ * class (the compiler checks every place that makes one), and openapi.yaml lists them as enums.
+ */
+export const ERROR_KINDS = {
+  BadRequest: [
+    "InvalidRequest",
+    "InvalidTool",
+    "InvalidCursor",
+    "InvalidCompletion",
+    "InvalidLastEventId",
+    "InvalidIdempotencyKey",
+    "UnknownTool",
+    "WebhookUrlRefused",
+  ],
+  Unauthorized: ["Unauthorized"],
+  NotFound: ["RunNotFound", "CallNotFound", "ToolNotFound", "NamespaceNotFound", "RouteNotFound"],
+  Conflict: [
+    "RunExists",
+    "RunNotSuspended",
+    "RunFinished",
+    "OwnerLost",
+    "NotSuspendable",
+    "SuspendBlocked",
+    "CallAlreadySettled",
+    "ToolPathConflict",
+    "IdempotencyKeyReused",
+    "IdempotencyKeyInUse",
+  ],
+  PayloadTooLarge: ["PayloadTooLarge"],
+  UnsupportedMediaType: ["UnsupportedMediaType"],
+  InternalError: ["InternalError"],
+  Unavailable: ["DatabaseUnavailable", "MigrationsPending", "ControlTimeout", "ShuttingDown"],
+} as const
 
-const errorFields = { error: ErrorDetail }
+export type ErrorKind = (typeof ERROR_KINDS)[keyof typeof ERROR_KINDS][number]
+
+/** The body of an error answer whose `kind` is one of `kinds`. */
+const errorFields = <const K extends ReadonlyArray<string>>(kinds: K) => ({
+  error: Schema.Struct({
+    kind: Schema.Literals(kinds),
+    message: Schema.String,
+    calls: Schema.optionalKey(Schema.Array(BlockingCall)),
+    /** `CallAlreadySettled`: the outcome that stands. */
+    outcome: Schema.optionalKey(SettledOutcome),
+  }),
+})
 
 // Each class has a `_tag` for matching (`catchTag`, `error._tag === "NotFound"`); it is not part of the body.
 
-export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(errorFields, { httpApiStatus: 400 }) {
+export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(errorFields(ERROR_KINDS.BadRequest), { httpApiStatus: 400 }) {
   readonly _tag = "BadRequest"
 }
-export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(errorFields, { httpApiStatus: 401 }) {
+export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(errorFields(ERROR_KINDS.Unauthorized), { httpApiStatus: 401 }) {
   readonly _tag = "Unauthorized"
 }
-export class NotFound extends Schema.Error<NotFound>("NotFound")(errorFields, { httpApiStatus: 404 }) {
+export class NotFound extends Schema.Error<NotFound>("NotFound")(errorFields(ERROR_KINDS.NotFound), { httpApiStatus: 404 }) {
   readonly _tag = "NotFound"
 }
-export class Conflict extends Schema.Error<Conflict>("Conflict")(errorFields, { httpApiStatus: 409 }) {
+export class Conflict extends Schema.Error<Conflict>("Conflict")(errorFields(ERROR_KINDS.Conflict), { httpApiStatus: 409 }) {
   readonly _tag = "Conflict"
 }
-export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(errorFields, { httpApiStatus: 413 }) {
+export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(errorFields(ERROR_KINDS.PayloadTooLarge), { httpApiStatus: 413 }) {
   readonly _tag = "PayloadTooLarge"
 }
-export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(errorFields, { httpApiStatus: 503 }) {
+export class Unavailable extends Schema.Error<Unavailable>("Unavailable")(errorFields(ERROR_KINDS.Unavailable), { httpApiStatus: 503 }) {
   readonly _tag = "Unavailable"
+}
+/** A request body that is not JSON (`content-type` other than `application/json`). */
+export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(errorFields(ERROR_KINDS.UnsupportedMediaType), {
+  httpApiStatus: 415,
+}) {
+  readonly _tag = "UnsupportedMediaType"
+}
+/** A failure of the server itself (a defect); declared so that every status the server sends is in openapi.yaml. */
+export class InternalError extends Schema.Error<InternalError>("InternalError")(errorFields(ERROR_KINDS.InternalError), { httpApiStatus: 500 }) {
+  readonly _tag = "InternalError"
 }
 
 /** Any of the error answers, as the server builds them. */
-/** A request body that is not JSON (`content-type` other than `application/json`). */
-export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(errorFields, { httpApiStatus: 415 }) {
-  readonly _tag = "UnsupportedMediaType"
-}
-
-export type ApiError = BadRequest | Unauthorized | NotFound | Conflict | PayloadTooLarge | UnsupportedMediaType | Unavailable
+export type ApiError = BadRequest | Unauthorized | NotFound | Conflict | PayloadTooLarge | UnsupportedMediaType | InternalError | Unavailable
 
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -181,6 +223,9 @@ export const RunEvent = Schema.Struct({ id: Schema.String, event: Schema.String,
 })
 export type RunEvent = typeof RunEvent.Type
 
+/** `GET /v1/runs/{id}/events?after=7`: continue after event 7, as `Last-Event-ID` does (which wins when both are sent). */
+export const EventsQuery = { after: Schema.optionalKey(Schema.String) }
+
 export const ResumeRun = Schema.Struct({ wait: Schema.optionalKey(WaitBound) })
 
 /** `GET /v1/runs/{id}?wait=30s`: long-polls until the run settles or suspends, or the bound passes. */
@@ -243,6 +288,9 @@ export const IsoTime = Schema.String.check(
   }),
 )
 
+/** The bounds of a page size (`limit`). */
+export const PAGE_LIMIT = { minimum: 1, maximum: 100 } as const
+
 export const ListRunsQuery = {
   status: Schema.optionalKey(RunStatus),
   /** Only runs that made a call to this tool (its registered path). */
@@ -251,7 +299,7 @@ export const ListRunsQuery = {
   since: Schema.optionalKey(IsoTime),
   /** Only runs created before this time. */
   until: Schema.optionalKey(IsoTime),
-  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween(PAGE_LIMIT))),
   cursor: Schema.optionalKey(Schema.String),
 }
 
@@ -332,7 +380,7 @@ export const PutNamespace = Schema.Struct({ description: Schema.String })
 /** `GET /v1/tools/search?q=…&limit=`: the tenant's tools a program's `search(q)` would find, in its order. */
 export const ToolSearchQuery = {
   q: Schema.optionalKey(Schema.String),
-  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween(PAGE_LIMIT))),
 }
 
 /** A tool a search found: its registered path, description, signature, and how well it matched (0 to 1). */

@@ -21,7 +21,9 @@ import {
   CatalogTool,
   Conflict,
   CreateRun,
+  EventsQuery,
   GetRunQuery,
+  InternalError,
   ListRunsQuery,
   Namespace,
   NotFound,
@@ -71,10 +73,13 @@ export class Idempotency extends HttpApiMiddleware.Service<Idempotency, { requir
  * The errors every `/v1` endpoint declares: any request can be malformed or too large, name something that does
  * not exist or is in the wrong state, or meet a database that is down (401 comes with the auth middleware).
  */
-const v1Errors = [BadRequest, NotFound, Conflict, PayloadTooLarge, UnsupportedMediaType, Unavailable] as const
+const v1Errors = [BadRequest, NotFound, Conflict, PayloadTooLarge, UnsupportedMediaType, InternalError, Unavailable] as const
 
 const idParam = { id: Schema.String }
 const pathParam = { path: ToolPath }
+
+/** The groups behind the `Idempotency` middleware (openapi.yaml declares the header on their mutating operations). */
+export const IDEMPOTENT_GROUPS: ReadonlySet<string> = new Set(["runs", "tools", "calls"])
 
 export class RunsGroup extends HttpApiGroup.make("runs")
   .add(
@@ -99,12 +104,15 @@ export class RunsGroup extends HttpApiGroup.make("runs")
     ),
     HttpApiEndpoint.get("events", "/v1/runs/:id/events", {
       params: idParam,
+      query: EventsQuery,
       success: HttpApiSchema.StreamSse({ events: RunEvent }),
       error: v1Errors,
     }).annotate(
       OpenApi.Description,
       "The run's history as Server-Sent Events (status changes, tool calls and their outcomes), then its new events " +
-        "live, from any replica; `Last-Event-ID` continues after an event. The stream ends after the run's last event.",
+        "live, from any replica. Each event's id is its number in the run (1, 2, 3 …) and each is sent once; " +
+        "`Last-Event-ID` (or `after`, for clients that cannot set headers) continues after an event. The stream ends " +
+        "after the run's last event.",
     ),
     HttpApiEndpoint.get("checkpoints", "/v1/runs/:id/checkpoints", {
       params: idParam,
@@ -239,17 +247,17 @@ export class CallbacksGroup extends HttpApiGroup.make("callbacks")
 
 export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   .add(
-    HttpApiEndpoint.get("health", "/health", { success: Schema.Struct({ status: Schema.Literal("ok") }) }).annotate(
+    HttpApiEndpoint.get("health", "/health", { success: Schema.Struct({ status: Schema.Literal("ok") }), error: InternalError }).annotate(
       OpenApi.Description,
       "The process is up.",
     ),
     HttpApiEndpoint.get("ready", "/ready", {
       success: Schema.Struct({ status: Schema.Literal("ready"), migration: Schema.Int }),
-      error: Unavailable,
+      error: [Unavailable, InternalError],
     }).annotate(OpenApi.Description, "The database is reachable and every migration is applied."),
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain" })),
-      error: Unavailable,
+      error: [Unavailable, InternalError],
     }).annotate(
       OpenApi.Description,
       "Prometheus text format: runs by status (from the database), and this replica's tool calls, webhook latency, " +
@@ -257,6 +265,7 @@ export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
     ),
     HttpApiEndpoint.get("openapi", "/openapi.yaml", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/yaml" })),
+      error: InternalError,
     }).annotate(OpenApi.Description, "This document."),
   )
   .annotate(OpenApi.Description, "Probes and documents") {}

@@ -25,6 +25,7 @@ import {
   Unavailable,
   type Unauthorized,
   type ApiError,
+  type ErrorKind,
   type CallCompletion,
   type Catalog,
   type CatalogTool,
@@ -54,7 +55,7 @@ import type { Registrations, ToolPathConflict } from "./store/tools.ts"
 /** What the runs service fails with, and the call and tool errors beside it. */
 type DomainError = RunsError | CallNotFound | CallAlreadySettled | ToolNotFound | NamespaceNotFound | ToolPathConflict
 
-const detail = (kind: string, message: string) => ({ error: { kind, message } })
+const detail = <const K extends string>(kind: K, message: string) => ({ error: { kind, message } })
 
 /** The choke point for domain errors: each tag has its answer. */
 export const toApiError = (e: DomainError): Effect.Effect<never, Exclude<ApiError, Unauthorized>> => {
@@ -128,10 +129,10 @@ const RunsHandlers = HttpApiBuilder.group(
       .handle("create", ({ payload }) => handle(withTenant((t) => runs.create(t, payload))))
       .handle("list", ({ query }) => handle(withTenant((t) => runs.list(t, query))))
       .handle("get", ({ params, query }) => handle(withTenant((t) => runs.get(t, params.id, waitMs(query.wait, config, false)))))
-      .handle("events", ({ params, request }) => {
-        const last = request.headers["last-event-id"]
+      .handle("events", ({ params, query, request }) => {
+        const last = request.headers["last-event-id"] ?? query.after
         if (last !== undefined && !isEventId(last)) {
-          return Effect.fail(new BadRequest(detail("InvalidLastEventId", "Last-Event-ID must be the id of an event this stream sent")))
+          return Effect.fail(new BadRequest(detail("InvalidLastEventId", "Last-Event-ID (or after) must be the id of an event this stream sent")))
         }
         return handle(withTenant((t) => runs.events(t, params.id, last)))
       })
@@ -292,7 +293,7 @@ const SystemHandlers = HttpApiBuilder.group(
   }),
 )
 
-const json = (status: number, kind: string, message: string) =>
+const json = (status: number, kind: ErrorKind, message: string) =>
   HttpServerResponse.jsonUnsafe({ error: { kind, message } }, { status })
 
 /** The last word on every request: body limit, and a JSON error body for whatever the routes did not answer. */

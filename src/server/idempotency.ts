@@ -26,7 +26,7 @@ export const HEADER = "idempotency-key"
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
-const fail = (kind: string, message: string) => ({ error: { kind, message } })
+const fail = <const K extends string>(kind: K, message: string) => ({ error: { kind, message } })
 
 /** The client errors that are the request's answer (stored); anything else is not stored. */
 const storedError = (e: unknown): { status: number; body: string } | undefined => {

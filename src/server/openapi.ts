@@ -5,7 +5,8 @@
  * recommended rules.
  */
 import * as OpenApi from "effect/http-api/OpenApi"
-import { Api } from "./endpoints.ts"
+import { PAGE_LIMIT } from "./api.ts"
+import { Api, IDEMPOTENT_GROUPS } from "./endpoints.ts"
 import { stringify, type Json } from "./yaml.ts"
 
 /**
@@ -39,18 +40,44 @@ const SUMMARIES: Record<string, string> = {
   openapi: "This document",
 }
 
-const summarized = (doc: Record<string, any>): Json => {
+const MUTATING = new Set(["post", "put", "patch", "delete"])
+
+const idempotencyKey = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "A repeat with the same key and request answers the stored response; the same key with another request is a 409.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+}
+
+const lastEventId = {
+  name: "Last-Event-ID",
+  in: "header",
+  required: false,
+  description: "Continue after this event (its id, a number in the run); wins over `after`.",
+  schema: { type: "string", pattern: "^\\d{1,19}$" },
+}
+
+/**
+ * What the API declaration cannot say and the document must: each operation's summary, the headers the middleware
+ * and the event stream read, and query numbers as numbers (the declaration decodes them from text).
+ */
+const completed = (doc: Record<string, any>): Json => {
   for (const item of Object.values(doc["paths"] ?? {}) as Array<Record<string, any>>) {
-    for (const op of Object.values(item)) {
+    for (const [method, op] of Object.entries(item)) {
       const summary = SUMMARIES[op?.operationId]
       if (summary !== undefined) op.summary = summary
+      const parameters: Array<Record<string, any>> = (op.parameters ??= [])
+      for (const p of parameters) if (p["in"] === "query" && p["name"] === "limit") p["schema"] = { type: "integer", ...PAGE_LIMIT }
+      if (MUTATING.has(method) && (op.tags as Array<string> | undefined)?.some((t) => IDEMPOTENT_GROUPS.has(t))) parameters.push(idempotencyKey)
+      if (op.operationId === "runs.events") parameters.push(lastEventId)
     }
   }
   return doc as Json
 }
 
 /** The OpenAPI document of the service. */
-export const document = (): Json => summarized(OpenApi.fromApi(Api) as unknown as Record<string, any>)
+export const document = (): Json => completed(OpenApi.fromApi(Api) as unknown as Record<string, any>)
 
 let cached: string | undefined
 

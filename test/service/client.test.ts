@@ -24,7 +24,7 @@ describe("Client", () => {
     expect(run).toMatchObject({ id: "promise-client", status: "succeeded", result: { ok: true, value: 42, logs: ["hi"] } })
     expect((await client.runs.get({ params: { id: run.id }, query: {} })).status).toBe("succeeded")
     const events: Array<string> = []
-    for await (const e of await client.runs.events({ params: { id: run.id } })) events.push(e.event)
+    for await (const e of await client.runs.events({ params: { id: run.id }, query: {} })) events.push(e.event)
     expect(events).toStrictEqual(["run.created", "log", "run.succeeded"])
   })
 

@@ -105,12 +105,16 @@ describe("GET /v1/runs/{id}/events", () => {
     expect(r.events.at(-1)!.data.result).toMatchObject({ ok: true, value: "done" })
   })
 
-  it("continues after Last-Event-ID", async () => {
+  it("continues after Last-Event-ID, or after=", async () => {
     const run = await request(a.url, "POST", "/v1/runs", { code: Fake.script({ steps: [{ call: "e.echo", input: 1 }] }) })
     const all = await stream(a.url, `/v1/runs/${run.body.id}/events`)
-    expect(all.events).toHaveLength(4)
+    expect(all.events.map((e) => e.id)).toStrictEqual(["1", "2", "3", "4"])
     const rest = await stream(a.url, `/v1/runs/${run.body.id}/events`, { "last-event-id": all.events[1]!.id })
     expect(rest.events).toStrictEqual(all.events.slice(2))
+    expect((await stream(b.url, `/v1/runs/${run.body.id}/events?after=3`)).events).toStrictEqual(all.events.slice(3))
+    // The header wins over the query, as an EventSource reconnecting to a URL with `after` sends both.
+    expect((await stream(b.url, `/v1/runs/${run.body.id}/events?after=1`, { "last-event-id": "3" })).events).toStrictEqual(all.events.slice(3))
+    expect((await stream(a.url, `/v1/runs/${run.body.id}/events?after=x`)).status).toBe(400)
     const bad = await stream(a.url, `/v1/runs/${run.body.id}/events`, { "last-event-id": "x" })
     expect(bad.status).toBe(400)
   })

@@ -43,6 +43,8 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
   ],
   "runs.events": [
     { name: "history", path: `/v1/runs/${settled}/events`, status: 200 },
+    { name: "after", path: `/v1/runs/${settled}/events?after=1`, status: 200 },
+    { name: "bad after", path: `/v1/runs/${settled}/events?after=x`, status: 400 },
     { name: "missing", path: "/v1/runs/missing/events", status: 404 },
   ],
   "runs.get": [
