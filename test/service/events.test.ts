@@ -88,7 +88,9 @@ describe("GET /v1/runs/{id}/events", () => {
   })
 
   it("follows a run live on another replica, through suspend and resume, until it ends", async () => {
-    const code = Fake.script({ steps: [{ sleep: 300 }, { call: "e.echo", input: { ms: 200 } }, { sleep: 300 }], return: "done" })
+    // The suspend must reach the run in its first sleep (a plain call in flight would refuse it): a loaded machine
+    // took 400 ms to answer the create, so the sleep leaves room.
+    const code = Fake.script({ steps: [{ sleep: 3000 }, { call: "e.echo", input: { ms: 200 } }, { sleep: 300 }], return: "done" })
     const run = await request(a.url, "POST", "/v1/runs", { code, wait: false })
     const id = run.body.id
     const watching = stream(b.url, `/v1/runs/${id}/events`)
