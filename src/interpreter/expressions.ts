@@ -96,7 +96,7 @@ export function* Evaluate(a: Activation, node: Expr, generator?: boolean): Eval<
       return v
     }
     case "AwaitExpression":
-      return yield* Await(a, yield* Evaluate(a, node.argument))
+      return yield* Await(a, yield* Evaluate(a, node.argument), a.program.holdsNothingAt(node))
     case "YieldExpression":
       if (node.delegate) return yield* YieldStar(a, yield* Evaluate(a, node.argument as ESTree.Expression), node.argument as ESTree.Expression)
       return yield* Yield(a, node.argument === null || node.argument === undefined ? undefined : yield* Evaluate(a, node.argument))

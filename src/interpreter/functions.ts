@@ -194,7 +194,7 @@ export const FunctionDeclarationEvaluation = (a: Activation, decl: ESTree.Functi
 function* GeneratorStart(a: Activation): Eval<void> {
   const gen = CreateGeneratorObject(a.realm, a.func, a.code.functionKind === "asyncGenerator")
   a.frame.activation = gen
-  const r = (yield { kind: "suspend", deliver: gen }) as unknown as Resumption
+  const r = (yield { kind: "suspend", deliver: gen, holdsNothing: true }) as unknown as Resumption
   if (r.mode === "throw") throw new ThrowCompletion(r.value)
   if (r.mode === "return") throw new GeneratorReturn(r.value)
 }

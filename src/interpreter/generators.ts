@@ -34,13 +34,17 @@ export class GeneratorReturn {
   }
 }
 
-/** Await(value): suspends until the promise for `value` settles; its value, or its reason thrown. */
-export function* Await(a: Activation, v: Value): Eval<Value> {
+/**
+ * Await(value): suspends until the promise for `value` settles; its value, or its reason thrown. `holdsNothing`:
+ * the suspended body holds no value outside its activation (program.ts `holdsNothingAt`); `v` itself stays
+ * reachable through the promise, or the job that resumes the body.
+ */
+export function* Await(a: Activation, v: Value, holdsNothing = false): Eval<Value> {
   const realm = a.realm
   const promise = awaitPromiseFast(realm, v) ?? (yield* slow(AwaitPromise(realm, v)))
   const activation = a.generator
   AwaitThen(realm, activation, promise)
-  const r = (yield { kind: "suspend", deliver: a.frame.kind === FrameKind.Async ? activation.promise : undefined }) as unknown as Resumption
+  const r = (yield { kind: "suspend", deliver: a.frame.kind === FrameKind.Async ? activation.promise : undefined, holdsNothing }) as unknown as Resumption
   if (r.mode === "throw") throw new ThrowCompletion(r.value)
   return r.value
 }

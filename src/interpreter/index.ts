@@ -78,9 +78,12 @@ export class Interpreter {
     if (this.machine !== undefined) this.machine.steps = 0
   }
 
-  /** True between jobs: no evaluation is on the host stack, so everything the run holds is reachable from here. */
+  /**
+   * True between jobs when no suspended body holds values in host generators: everything the run holds is then
+   * reachable from here.
+   */
   quiescent(): boolean {
-    return this.machine === undefined || this.machine.frames.length === 0
+    return this.machine === undefined || (this.machine.frames.length === 0 && this.machine.holding === 0)
   }
 
   run(stepBudget: number): InterpreterStatus {

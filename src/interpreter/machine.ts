@@ -44,10 +44,14 @@ import type { FunctionCode, Program } from "./program.ts"
 import { FunctionBody } from "./functions.ts"
 import { PlainBody } from "./plain.ts"
 
-/** Take the running frame off the stack (yield, await, generator start) and hand `deliver` to the frame below. */
+/**
+ * Take the running frame off the stack (yield, await, generator start) and hand `deliver` to the frame below.
+ * `holdsNothing`: the suspended evaluation holds no value outside its activation (else `Machine.holding` counts it).
+ */
 export interface Suspend {
   readonly kind: "suspend"
   readonly deliver: Value
+  readonly holdsNothing?: boolean
 }
 /** The step budget is spent: let `run` return. */
 export const TICK = { kind: "tick" } as const
@@ -126,6 +130,8 @@ export class Frame {
   resumeThrow: ThrowCompletion | undefined = undefined
   /** The result is not delivered to the frame below (jobs). */
   discardResult = false
+  /** Suspended while its host generators hold values the memory meter cannot see (counted in `Machine.holding`). */
+  holds = false
   constructor(kind: FrameKind, task: Eval<unknown> | undefined, scope: Activation | undefined, constructThis: Value) {
     this.kind = kind
     this.task = task
@@ -147,6 +153,12 @@ export class Machine {
   steps = 0
   /** Plain evaluations and nested loops currently on the host stack. */
   plainDepth = 0
+  /**
+   * Bodies suspended (at an `await` or `yield`) with values in their host generators: the memory meter's measure
+   * cannot see those, so it waits until none is left (index.ts `quiescent`). One never resumed keeps it waiting:
+   * the count then only adds up, which errs towards ending the run.
+   */
+  holding = 0
   /** Barriers on the frame stack (not calls: left out of the call depth). */
   private barriers = 0
   /** Native Tasks driven on the host stack (calls: counted in the call depth). */
@@ -212,6 +224,10 @@ export class Machine {
       switch (req.kind) {
         case "suspend":
           this.frames.pop()
+          if (req.holdsNothing !== true) {
+            frame.holds = true
+            this.holding++
+          }
           ;(frame.activation as GeneratorObject).engineState = frame
           this.deliver(req.deliver)
           return
@@ -484,6 +500,10 @@ export class Machine {
 
   private resumeGenerator(gen: GeneratorObject, mode: "next" | "throw" | "return", value: Value): void {
     const frame = TakeSuspendedBody(gen, () => this.checkDepth()) as Frame
+    if (frame.holds) {
+      frame.holds = false
+      this.holding--
+    }
     this.frames.push(frame)
     frame.resumeValue = { mode, value } satisfies Resumption
   }

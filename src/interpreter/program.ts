@@ -62,6 +62,8 @@ export class Program {
   readonly compiledBodies = new Map<FunctionCode, unknown>()
   /** Nodes containing a suspension point of their own function (await, yield, for await, async generator return). */
   private readonly suspending = new Set<ESTree.Node>()
+  /** The `await` expressions at which a suspended body holds no value of its own (`markHoldingNothing`). */
+  private readonly holdingNothing = new Set<ESTree.Node>()
 
   constructor(program: InterpreterProgram, analysis: ScopeAnalysis) {
     this.source = program.source
@@ -83,6 +85,12 @@ export class Program {
       hasInstanceElements: false,
     }
     markSuspending(program.ast, this.suspending, false)
+    markHoldingNothing(program.ast, this.holdingNothing)
+  }
+
+  /** Whether a body suspended at this `await` holds nothing the memory meter cannot see (machine.ts `holding`). */
+  holdsNothingAt(node: ESTree.AwaitExpression): boolean {
+    return this.holdingNothing.has(node)
   }
 
   /** Whether evaluating `node` may suspend its function (else the synchronous evaluator can run it). */
@@ -139,6 +147,60 @@ export class Program {
     }
     return c
   }
+}
+
+/**
+ * Marks the `await` expressions at which a suspended body holds no value in the host generators evaluating it, so
+ * everything it holds is in its activation (environment, arguments), which the memory meter's measure reaches.
+ * Such an `await` is a whole expression statement, a variable's initializer, the right side of an assignment to
+ * a name, or a returned expression (an arrow's concise body too), in statements that hold nothing while their
+ * parts run: blocks, `if`, `while`, `do`, `for (;;)`, labels, and the block of a `try`. Elsewhere a value
+ * evaluated before the `await` (an array element, an operand, a `for of` iterator, a caught exception) waits in
+ * a host local, out of the measure's sight.
+ */
+function markHoldingNothing(node: ESTree.Node, out: Set<ESTree.Node>): void {
+  if (node.type === "Program") for (const s of node.body) statementHoldingNothing(s as ESTree.Statement, out)
+  if (node.type === "FunctionDeclaration" || node.type === "FunctionExpression" || node.type === "ArrowFunctionExpression") {
+    const body = node.body
+    if (body?.type === "BlockStatement") statementHoldingNothing(body, out)
+    else if (body !== null && body !== undefined) expressionHoldingNothing(body, out)
+  }
+  forEachChild(node, (child) => markHoldingNothing(child, out))
+}
+
+function statementHoldingNothing(node: ESTree.Statement, out: Set<ESTree.Node>): void {
+  switch (node.type) {
+    case "ExpressionStatement":
+      return expressionHoldingNothing(node.expression, out)
+    case "VariableDeclaration":
+      if (node.kind !== "let" && node.kind !== "const" && node.kind !== "var") return
+      for (const d of node.declarations) if (d.id.type === "Identifier" && d.init !== null && d.init !== undefined) expressionHoldingNothing(d.init, out)
+      return
+    case "ReturnStatement":
+      if (node.argument !== null && node.argument !== undefined) expressionHoldingNothing(node.argument, out)
+      return
+    case "BlockStatement":
+      for (const s of node.body) statementHoldingNothing(s, out)
+      return
+    case "IfStatement":
+      statementHoldingNothing(node.consequent, out)
+      if (node.alternate !== null && node.alternate !== undefined) statementHoldingNothing(node.alternate, out)
+      return
+    case "WhileStatement":
+    case "DoWhileStatement":
+    case "ForStatement":
+    case "LabeledStatement":
+      return statementHoldingNothing(node.body, out)
+    case "TryStatement":
+      return statementHoldingNothing(node.block, out)
+    default:
+      return
+  }
+}
+
+function expressionHoldingNothing(node: ESTree.Node, out: Set<ESTree.Node>): void {
+  if (node.type === "AwaitExpression") out.add(node)
+  else if (node.type === "AssignmentExpression" && node.operator === "=" && node.left.type === "Identifier") expressionHoldingNothing(node.right, out)
 }
 
 /**
