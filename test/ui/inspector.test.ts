@@ -228,6 +228,50 @@ describe("the run inspector", () => {
   })
 })
 
+describe("the inspector's pages", () => {
+  it("label every control, and can be used from the keyboard alone", async () => {
+    const page = await open(acme)
+    // Run in the page (a string: these tests are typed without the DOM's types).
+    const unlabelled = () =>
+      page.evaluate<Array<string>>(
+        `[...document.querySelectorAll("input, select, textarea, button")]
+          .filter((c) => !(c.labels?.length || c.getAttribute("aria-label") || (c.tagName === "BUTTON" && c.textContent.trim())))
+          .map((c) => c.outerHTML)`,
+      )
+    for (const hash of ["#/runs", "#/runs/order-42-check", "#/tools", "#/try"]) {
+      await page.goto(`${server.url}/ui${hash}`)
+      await page.locator("main h1").waitFor()
+      expect(await unlabelled(), hash).toStrictEqual([])
+    }
+    // From the first link of the page: Tab moves along the navigation, Enter follows it.
+    await page.goto(`${server.url}/ui#/runs`)
+    await page.locator("main h1").waitFor()
+    await page.locator(".brand").focus()
+    await page.keyboard.press("Tab")
+    await page.keyboard.press("Tab")
+    await expect(page.evaluate("document.activeElement?.textContent")).resolves.toBe("Tools")
+    await page.keyboard.press("Enter")
+    await page.getByRole("heading", { name: "Tools", exact: true }).waitFor()
+    await close(page)
+  })
+
+  it("highlight a program without losing or reordering a character", async () => {
+    const page = await open(acme)
+    const source = `// a comment\nconst s = "a \\"quoted\\" string", t = \`line\n\${s}\`\n/* block\n comment */ let n = 0x1F + 1.5e3 + 7n\nif (n !== null) return await tools.x.y({ ok: true })`
+    const lines = await page.evaluate<Array<Array<{ kind: string; text: string }>>>(
+      `import(location.origin + "/ui/highlight.js").then((m) => m.highlight(${JSON.stringify(source)}))`,
+    )
+    expect(lines.map((l) => l.map((t) => t.text).join("")).join("\n")).toBe(source)
+    const kinds = (kind: string) => lines.flat().filter((t) => t.kind === kind).map((t) => t.text)
+    expect(kinds("comment")).toStrictEqual(["// a comment", "/* block", " comment */"])
+    expect(kinds("keyword")).toStrictEqual(["const", "let", "if", "return", "await"])
+    expect(kinds("number")).toStrictEqual(["0x1F", "1.5e3", "7n"])
+    expect(kinds("literal")).toStrictEqual(["null", "true"])
+    expect(kinds("string")).toStrictEqual(['"a \\"quoted\\" string"', "`line", "${s}`"])
+    await close(page)
+  })
+})
+
 describe("tenancy in the inspector", () => {
   it("shows another tenant nothing: no run, no program, no event, no tool, in any page or API answer", async () => {
     const code = `const secret = "acme-only-marker"\nreturn await tools.orders.lookup({ id: secret })`
