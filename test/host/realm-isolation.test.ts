@@ -2,7 +2,8 @@
  * Runs of one runtime share one template realm (src/runtime/realm-fork.ts) and must still be strangers: whatever
  * a run does to built-ins or globals — replacing methods, changing prototypes, freezing, drawing from Math.random,
  * counting on the console, registering symbols — is invisible to the next run, on both engines. The check is a
- * fingerprint of everything reachable from globalThis, taken by a program, before and after hostile runs.
+ * fingerprint of everything reachable from globalThis, taken by a program, before and after hostile runs: a list
+ * of targeted changes, and one run that changes every object the fingerprint walks.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -62,7 +63,59 @@ const HOSTILE = [
   `Object.defineProperty(Object.prototype, "toString", { get() { throw 1 }, configurable: false })`,
 ]
 
+/**
+ * Changes every object reachable from globalThis (the walk of FINGERPRINT): each own property redefined with other
+ * attributes and value, a property added, the prototype cut and extensions prevented. The walk is done first and
+ * with the functions it needs held aside, so the changes cannot stop it half-way.
+ */
+const EVERYTHING = `
+  const { ownKeys, defineProperty, setPrototypeOf, preventExtensions, getPrototypeOf } = Reflect
+  const describe = Object.getOwnPropertyDescriptor
+  const objects = [globalThis]
+  const seen = new Set(objects)
+  const visit = (v) => { if (((typeof v === "object" && v !== null) || typeof v === "function") && !seen.has(v)) { seen.add(v); objects.push(v) } }
+  for (let i = 0; i < objects.length; i++) {
+    const o = objects[i]
+    visit(getPrototypeOf(o))
+    for (const key of ownKeys(o)) {
+      const d = describe(o, key)
+      if ("value" in d) visit(d.value)
+      else { visit(d.get); visit(d.set) }
+    }
+  }
+  // Index loops from here on: the array iterator is among what changes.
+  let changed = 0
+  const count = objects.length
+  for (let i = 0; i < count; i++) {
+    const o = objects[i]
+    const keys = ownKeys(o)
+    for (let j = 0; j < keys.length; j++) {
+      try {
+        if (defineProperty(o, keys[j], { value: "leaked", writable: false, enumerable: true, configurable: false })) changed++
+      } catch {} // an array's length takes numbers only
+    }
+    defineProperty(o, "leaked", { value: 1, writable: true, enumerable: true, configurable: true })
+    setPrototypeOf(o, null)
+    preventExtensions(o)
+  }
+  return [count, changed]
+`
+
 describe.each(ENGINES)("realm isolation (%s)", (engine) => {
+  it("no run sees that an earlier run changed every object reachable from globalThis", async () => {
+    const runtime = makeFor(engine)({ seed: "isolation" })
+    const before = await Effect.runPromise(runtime.execute(FINGERPRINT))
+    expect(before.ok).toBe(true)
+    const hostile = await Effect.runPromise(runtime.execute(EVERYTHING))
+    // Hundreds of built-ins, thousands of properties: the walk reached them all.
+    if (!hostile.ok) throw new Error(JSON.stringify(hostile))
+    const [objects, changed] = hostile.value as [number, number]
+    expect(objects).toBeGreaterThan(500)
+    expect(changed).toBeGreaterThan(1500)
+    expect(await Effect.runPromise(runtime.execute(FINGERPRINT))).toEqual(before)
+  })
+
+
   it("no run sees what an earlier run of the same runtime did to any built-in or global", async () => {
     // A fixed seed: every run then draws the same numbers, unless an earlier run could leak its generator state.
     const runtime = makeFor(engine)({ seed: "isolation" })
