@@ -7,8 +7,9 @@
  *   of each cycle's own sum of the four steps, which is larger: a garbage collection or a moment without a core
  *   lands in some step of most cycles, and no step's median shows it;
  * - loading the library and the first run (set-up included), each sample in a new Node process, from src/, and
- *   when it has been built (`npm run build`) from the per-module dist/ and from the single-file bundle the package
- *   exports, that one also with Node's compile cache (`NODE_COMPILE_CACHE`, warmed by an untimed first sample).
+ *   when it has been built (`npm run build`) from the per-module dist/ and from the package's entry, which turns on
+ *   Node's compile cache before loading the single-file bundle (here in a fresh cache folder, warmed by an untimed
+ *   first sample), and that entry again with the cache turned off (`NODE_DISABLE_COMPILE_CACHE`), as a first start.
  *   The probe imports `effect/Effect`, as a host that minds its start-up does: the `effect` barrel alone costs
  *   more than the whole budget.
  *
@@ -148,14 +149,14 @@ const main = async (): Promise<void> => {
   const whole = median(cycles.map((c) => STEPS.reduce((sum, step) => sum + c.wall[step], 0)))
   console.log(`  ${STEPS.map((step, i) => `${step} ${fmt(steps[i]!)}`).join("  ")}  sum ${fmt(steps.reduce((a, b) => a + b, 0))}  cycle ${fmt(whole)} ms`)
   console.log(`  (cpu per cycle, the run up to its suspend included: ${fmt(cpu)} ms)`)
-  const { NODE_COMPILE_CACHE: _, ...plain } = process.env
+  const { NODE_COMPILE_CACHE: _, NODE_DISABLE_COMPILE_CACHE: __, ...plain } = process.env
   const cacheDir = mkdtempSync(join(tmpdir(), "codemode-bench-cache-"))
   const cached = { ...plain, NODE_COMPILE_CACHE: cacheDir }
   const entries: Array<[string, string, NodeJS.ProcessEnv]> = [["src", new URL("../src/index.ts", import.meta.url).href, plain]]
   const dist = new URL("../dist/src/index.js", import.meta.url)
   const bundle = new URL("../dist/src/bundle/index.js", import.meta.url)
   if (existsSync(dist)) entries.push(["dist", dist.href, plain])
-  if (existsSync(bundle)) entries.push(["bundle", bundle.href, plain], ["bundle+cache", bundle.href, cached])
+  if (existsSync(bundle)) entries.push(["package", bundle.href, cached], ["package, no cache", bundle.href, { ...plain, NODE_DISABLE_COMPILE_CACHE: "1" }])
   console.log("library load + first run, each in a new process:")
   for (const [from, entry, env] of entries) {
     for (const engine of ["legacy", "vm"]) {
@@ -163,7 +164,7 @@ const main = async (): Promise<void> => {
       const probes = Array.from({ length: samples }, () => loadInChild(entry, engine, env))
       const load = median(probes.map((p) => p.load))
       const first = median(probes.map((p) => p.first))
-      console.log(`  ${`${from}, ${engine}`.padEnd(20)} load ${fmt(load)} ms  first run ${fmt(first)} ms  total ${fmt(median(probes.map((p) => p.load + p.first)))} ms`)
+      console.log(`  ${`${from}, ${engine}`.padEnd(26)} load ${fmt(load)} ms  first run ${fmt(first)} ms  total ${fmt(median(probes.map((p) => p.load + p.first)))} ms`)
     }
   }
   rmSync(cacheDir, { recursive: true, force: true })
