@@ -1,8 +1,10 @@
 /**
  * The server, assembled. Layers are built outermost first (stack-notes §6.4): the configuration, then the
- * database (connect + migrations), then the services, then the HTTP server — so the socket only listens once
- * everything behind it is ready, and a request can never arrive before its routes exist. Shutdown runs the other
- * way: the socket closes, then `Runs` suspends (or fails) what it was executing, then the pool closes.
+ * database (connect + migrations) and, beside it, the executor, then the services, then the HTTP server — so the
+ * socket only listens once everything behind it is ready, and a request can never arrive before its routes exist.
+ * The executor needs no database: its program processes load the library while this one opens the database,
+ * on another core (start-up time, bench/startup.ts). Shutdown runs the other way: the socket closes, then `Runs`
+ * suspends (or fails) what it was executing, then the pool closes.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type * as PgClient from "@effect/sql-pg/PgClient"
@@ -35,18 +37,13 @@ export interface ServerOptions {
   readonly notifications?: Layer.Layer<Notifications, never, PgClient.PgClient | DatabaseKind> | undefined
 }
 
-/** Runs and everything it needs, over a migrated database. */
-export const services = (options: ServerOptions = {}) =>
+/** Runs and everything it needs, over a migrated database and an executor. */
+const services = (options: ServerOptions) =>
   Runs.layer.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(
-        ToolRegistry.layer,
-        ApiKeys.layer,
-        Webhooks.layer,
-        options.notifications ?? Notifications.layer,
-        options.executor ?? Isolation.layer,
-        RowSeal.layer,
-      ).pipe(Layer.provideMerge(Layer.merge(Metrics.layer, PostgresStore.layer))),
+      Layer.mergeAll(ToolRegistry.layer, ApiKeys.layer, Webhooks.layer, options.notifications ?? Notifications.layer, RowSeal.layer).pipe(
+        Layer.provideMerge(Layer.merge(Metrics.layer, PostgresStore.layer)),
+      ),
     ),
   )
 
@@ -91,7 +88,7 @@ export const layer = (options: ServerOptions = {}) =>
   HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig: { maxParamLength: MAX_PARAM_LENGTH } }).pipe(
     Layer.provideMerge(listen),
     Layer.provideMerge(services(options)),
-    Layer.provideMerge(Database.layer),
+    Layer.provideMerge(Layer.merge(Database.layer, options.executor ?? Isolation.layer)),
   )
 
 /** Prints where the server listens, once it does (the child-process tests read this line). */

@@ -154,7 +154,7 @@ describe("npm start on a fresh clone", () => {
     if (dir !== "") rmSync(dir, { recursive: true, force: true })
   })
 
-  it("serves from an embedded database without DATABASE_URL, and 1 + 1 answers 2", async () => {
+  it("serves from an embedded database without DATABASE_URL, 1 + 1 answers 2, and stopping npm stops it", async () => {
     dir = mkdtempSync(join(tmpdir(), "codemode-pglite-"))
     const child = spawn("npm", ["start", "--silent"], {
       cwd: ROOT,
@@ -172,8 +172,25 @@ describe("npm start on a fresh clone", () => {
       expect(res.status).toBe(200)
       expect(res.body.result).toStrictEqual({ ok: true, value: 2, toolCalls: [] })
       expect((await request(url, "GET", "/ready")).body.status).toBe("ready")
+      // The server names its process in its replica id (host:pid:random); npm alone is told to stop.
+      const server = Number(/\(replica [^:]+:(\d+):/.exec(out)?.[1])
+      expect(server).not.toBe(child.pid)
+      process.kill(child.pid!, "SIGTERM")
+      await exited
+      const gone = await eventually(async () => {
+        try {
+          process.kill(server, 0)
+          return undefined
+        } catch {
+          return true
+        }
+      }, 30_000)
+      expect(gone).toBe(true)
     } finally {
-      process.kill(-child.pid!, "SIGTERM")
+      // Whatever is left of the group, if the test failed before npm stopped.
+      try {
+        process.kill(-child.pid!, "SIGKILL")
+      } catch {}
       await exited
     }
   }, 120_000)
