@@ -15,7 +15,7 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import { readFileSync } from "node:fs"
 import type { ApiClient } from "../client/effect.ts"
 import { toClientError } from "../client/promise.ts"
-import type { Catalog, CatalogTool, Run, RunEvent, RunPage, ToolSearch } from "../server/api.ts"
+import type { Catalog, CatalogTool, ForkOutcome, Run, RunEvent, RunPage, ToolSearch } from "../server/api.ts"
 import { CliExit, CliFailure, ExitCode, forStatus, guard, usage } from "./exit.ts"
 
 export const commonFlags = {
@@ -62,6 +62,7 @@ const json = (value: unknown) => JSON.stringify(value, null, 2)
 /** A run, as text: its id and status, then what it returned or the error, and its logs. */
 const runText = (run: Run): string => {
   const lines = [`${run.id}\t${run.status}`]
+  if (run.forkedFrom !== undefined) lines.push(`forked from ${run.forkedFrom.run} at checkpoint ${run.forkedFrom.checkpoint}`)
   for (const call of run.pendingCalls ?? []) lines.push(`pending call ${call.path} ${call.key} (${call.state})`)
   const result = run.result
   if (result !== undefined) {
@@ -246,6 +247,39 @@ const runsCheckpoints = Command.make("checkpoints", { ...remoteFlags, id: idArgu
   ),
 ).pipe(Command.withDescription("List the states a run kept at its call boundaries: seq, calls before, the call it follows, size, time"))
 
+const runsFork = Command.make(
+  "fork",
+  {
+    ...remoteFlags,
+    id: idArgument,
+    at: Flag.Int("at").pipe(Flag.withDescription("the checkpoint's seq (runs checkpoints ID); the latest when absent"), Flag.optional),
+    outcomes: Flag.String("outcomes").pipe(
+      Flag.withDescription('answers for calls in flight there, as JSON: {"<key>": {"ok": true, "value": …} | {"ok": false, "error": {"message": …}}}'),
+      Flag.optional,
+    ),
+    as: Flag.String("as").pipe(Flag.withDescription("the new run's id (a UUID when absent)"), Flag.optional),
+    wait: Flag.Boolean("wait").pipe(Flag.withDescription("wait for the new run to settle (--no-wait: return at once)"), Flag.withDefault(true)),
+  },
+  (flags) =>
+    withClient(flags, (client) =>
+      Effect.gen(function* () {
+        const outcomes = Option.isSome(flags.outcomes) ? yield* parseJson("--outcomes", flags.outcomes.value) : undefined
+        if (outcomes !== undefined && (typeof outcomes !== "object" || outcomes === null || Array.isArray(outcomes))) {
+          return yield* usage("--outcomes must be a JSON object keyed by call key")
+        }
+        const payload = {
+          wait: flags.wait,
+          ...(Option.isSome(flags.at) ? { at: flags.at.value } : {}),
+          ...(Option.isSome(flags.as) ? { id: flags.as.value } : {}),
+          // Checked by the service (400, exit 4, naming what is wrong).
+          ...(outcomes === undefined ? {} : { outcomes: outcomes as Record<string, ForkOutcome> }),
+        }
+        const run = yield* client.runs.fork({ params: { id: flags.id }, payload })
+        return yield* reportRun(flags, flags.wait ? yield* settle(client, run, Option.none()) : run)
+      }),
+    ),
+).pipe(Command.withDescription("Start a new run from a kept checkpoint of a run (--at, the latest by default); exits by the new run's status"))
+
 const runsCancel = Command.make("cancel", { ...remoteFlags, id: idArgument }, (flags) =>
   withClient(flags, (client) =>
     client.runs.cancel({ params: { id: flags.id } }).pipe(Effect.flatMap((run) => out(flags.json ? json(run) : runText(run)))),
@@ -254,7 +288,7 @@ const runsCancel = Command.make("cancel", { ...remoteFlags, id: idArgument }, (f
 
 export const runs = Command.make("runs").pipe(
   Command.withDescription("Look at and control runs on a service"),
-  Command.withSubcommands([runsList, runsGet, runsWait, runsEvents, runsCheckpoints, runsSuspend, runsResume, runsCancel]),
+  Command.withSubcommands([runsList, runsGet, runsWait, runsEvents, runsCheckpoints, runsFork, runsSuspend, runsResume, runsCancel]),
 )
 
 // ---------------------------------------------------------------------------------------------------------------

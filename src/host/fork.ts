@@ -9,6 +9,7 @@ import { SnapshotError } from "../snapshot/errors.ts"
 import { DataError, hostToData } from "./data.ts"
 import type { CallOutcome } from "./dispatch.ts"
 import { failure } from "./host-failure.ts"
+import type { Limits } from "./limits.ts"
 import type { SavedRun } from "./saved-run.ts"
 
 /**
@@ -29,6 +30,11 @@ export interface ForkOptions {
   /** The new run's id (a UUID when omitted). */
   readonly runId?: string
   readonly outcomes?: Readonly<Record<string, ForkOutcome>>
+  /**
+   * Limits for the fork in place of the saved run's, each one given (the others stay as saved; time and calls
+   * used before the state still count). Checked at once (RangeError), as `CodeMode.make` checks its own.
+   */
+  readonly limits?: Limits
 }
 
 /** A replacement outcome as the run loop delivers outcomes; its path is filled in when the call is found. */
@@ -63,8 +69,11 @@ export const checkForkOutcomes = (outcomes: unknown): ReadonlyMap<string, ForkRe
   return checked
 }
 
-/** `saved` under `runId`, with `outcomes` settling calls in flight (SnapshotError for a key that names none). */
-export const forkSavedRun = (saved: SavedRun, runId: string, outcomes: ReadonlyMap<string, ForkReplacement>): SavedRun => {
+/**
+ * `saved` under `runId`, with `outcomes` settling calls in flight (SnapshotError for a key that names none) and
+ * `limits` in place of its own.
+ */
+export const forkSavedRun = (saved: SavedRun, runId: string, outcomes: ReadonlyMap<string, ForkReplacement>, limits: Limits = {}): SavedRun => {
   const prefix = `${saved.runId}:`
   const callIdOf = (key: string): number | undefined => {
     const id = key.startsWith(prefix) ? Number(key.slice(prefix.length)) : NaN
@@ -88,6 +97,7 @@ export const forkSavedRun = (saved: SavedRun, runId: string, outcomes: ReadonlyM
   return {
     ...saved,
     runId,
+    limits: { ...saved.limits, ...limits },
     toolCalls,
     calls: saved.calls.map((c) => (settling.has(c.callId) ? { callId: c.callId, state: "settled" as const } : c)),
     inbox: [...saved.inbox, ...[...settling].map(([callId, outcome]) => ({ callId, outcome }))],

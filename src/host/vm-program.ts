@@ -24,6 +24,7 @@ import { checkCached } from "./program-cache.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { fromBytes, type Snapshot } from "../snapshot/format.ts"
 import { checkForkOutcomes, forkSavedRun, type ForkOptions } from "./fork.ts"
+import { validateLimits } from "./limits.ts"
 import { checkBindings, type Bindings } from "./bindings.ts"
 import { diagnostic } from "./diagnostic.ts"
 import { fail, type Result } from "./result.ts"
@@ -162,7 +163,8 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
     const runId = options?.runId ?? crypto.randomUUID()
     if (typeof runId !== "string" || runId === "") throw new TypeError("runId must be a non-empty string")
     const outcomes = checkForkOutcomes(options?.outcomes)
-    return new ProgramImpl(ctx, (now) => restore(ctx, state, now, (saved) => forkSavedRun(saved, runId, outcomes)), options)
+    const limits = validateLimits(options?.limits)
+    return new ProgramImpl(ctx, (now) => restore(ctx, state, now, (saved) => forkSavedRun(saved, runId, outcomes, limits)), options)
   },
 })
 

@@ -36,18 +36,20 @@ export const ERROR_KINDS = {
     "InvalidTool",
     "InvalidCursor",
     "InvalidCompletion",
+    "InvalidOutcome",
     "InvalidLastEventId",
     "InvalidIdempotencyKey",
     "UnknownTool",
     "WebhookUrlRefused",
   ],
   Unauthorized: ["Unauthorized"],
-  NotFound: ["RunNotFound", "CallNotFound", "ToolNotFound", "NamespaceNotFound", "RouteNotFound"],
+  NotFound: ["RunNotFound", "CallNotFound", "CheckpointNotFound", "ToolNotFound", "NamespaceNotFound", "RouteNotFound"],
   Conflict: [
     "RunExists",
     "RunNotSuspended",
     "RunFinished",
     "OwnerLost",
+    "CheckpointRefused",
     "NotSuspendable",
     "SuspendBlocked",
     "CallAlreadySettled",
@@ -173,6 +175,9 @@ export const CallState = Schema.Literals(["queued", "running", "started"])
 export const PendingCall = Schema.Struct({ key: Schema.String, path: Schema.String, state: CallState })
 export type PendingCall = typeof PendingCall.Type
 
+/** Where a forked run started: checkpoint `checkpoint` (its `seq`) of run `run`. */
+export const ForkedFrom = Schema.Struct({ run: Schema.String, checkpoint: Schema.Int }).annotate({ identifier: "ForkedFrom" })
+
 const runFields = {
   id: Schema.String,
   status: RunStatus,
@@ -180,6 +185,7 @@ const runFields = {
   code: Schema.optionalKey(Schema.String),
   result: Schema.optionalKey(Result),
   pendingCalls: Schema.optionalKey(Schema.Array(PendingCall)),
+  forkedFrom: Schema.optionalKey(ForkedFrom),
   createdAt: Schema.String,
   updatedAt: Schema.String,
 }
@@ -210,6 +216,28 @@ export const CreateRun = Schema.Struct({
   wait: Schema.optionalKey(WaitBound),
 })
 export type CreateRun = typeof CreateRun.Type
+
+/** How a call in flight in a forked state ends instead: the value it returns, or the message of its error. */
+export const ForkOutcome = Schema.Union([
+  Schema.Struct({ ok: Schema.Literal(true), value: Schema.optionalKey(Schema.Json) }),
+  Schema.Struct({ ok: Schema.Literal(false), error: Schema.Struct({ message: Schema.String }) }),
+]).annotate({ identifier: "ForkOutcome" })
+export type ForkOutcome = typeof ForkOutcome.Type
+
+/**
+ * A new run from a kept checkpoint of a run (`GET /v1/runs/{id}/checkpoints`): `at` is its `seq` (the latest when
+ * absent); `outcomes` answer, by their key in the forked run, calls that were in flight there; `tools` (the forked
+ * run's filter when absent) and `limits` (each given one replaces the forked run's) as for a new run.
+ */
+export const ForkRun = Schema.Struct({
+  at: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  id: Schema.optionalKey(RunId),
+  outcomes: Schema.optionalKey(Schema.Record(Schema.String, ForkOutcome)),
+  tools: Schema.optionalKey(Schema.Array(ToolPath)),
+  limits: Schema.optionalKey(Limits),
+  wait: Schema.optionalKey(WaitBound),
+}).annotate({ identifier: "ForkRun" })
+export type ForkRun = typeof ForkRun.Type
 
 /**
  * One Server-Sent Event of a run's history (`GET /v1/runs/{id}/events`): `id` is the event's number within its run

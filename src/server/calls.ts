@@ -40,7 +40,10 @@ export interface RunCalls {
   readonly waiting: (key: string, on: boolean) => Effect.Effect<void>
   /** Writes the lines the run logged so far: a call's events follow the lines logged before it, as in the program. */
   readonly flushLogs: Effect.Effect<void>
-  /** A call's outcome or a durable call's data was recorded: a call boundary worth a checkpoint. */
+  /**
+   * A call boundary worth a checkpoint: a call's outcome or a durable call's data was recorded, or an idempotent
+   * call is about to be sent.
+   */
   readonly boundary: Effect.Effect<void>
   /** The run cannot go on safely (its replay diverged from the journal): it is failed with `message`. */
   readonly fault: (message: string) => Effect.Effect<never>
@@ -132,6 +135,9 @@ export const makeCalls = (deps: CallDeps) => {
         return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
       yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input }))
+      // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
+      // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
+      if (tool.mode === "idempotent") yield* run.boundary
       return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
         // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
         Effect.tap((output) => settle(run, tool, key, { ok: true, output: output ?? null })),
@@ -171,9 +177,20 @@ export const makeCalls = (deps: CallDeps) => {
       yield* run.boundary
     }).pipe(during(run.busy(1), run.busy(-1)))
 
-  /** Waits until the call has settled (completed or timed out, on any replica): on every notice, and on a poll. */
+  /**
+   * Waits until the call has settled (completed or timed out, on any replica): on every notice, and on a poll. A fork
+   * of a state in which a durable call had started (the key is the forked run's) cannot wait for it: its job belongs
+   * to that run, which alone is told when it completes. The fork must answer it (`outcomes`); otherwise it fails.
+   */
   const wait = (run: RunCalls, tool: ToolRow, key: string): Effect.Effect<unknown, Error> =>
-    Effect.scoped(
+    !key.startsWith(`${run.runId}:`)
+      ? Effect.fail(
+          new Error(
+            `Durable call ${key} (tools.${tool.path}) was started by the run this one was forked from; ` +
+              "a fork answers such a call with `outcomes`",
+          ),
+        )
+      : Effect.scoped(
       Effect.gen(function* () {
         const subscription = yield* notifications.subscribe
         const noticeFor = Effect.gen(function* () {

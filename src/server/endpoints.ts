@@ -22,6 +22,7 @@ import {
   Conflict,
   CreateRun,
   EventsQuery,
+  ForkRun,
   GetRunQuery,
   InternalError,
   ListRunsQuery,
@@ -137,6 +138,18 @@ export class RunsGroup extends HttpApiGroup.make("runs")
       success: [RunAccepted, Run],
       error: v1Errors,
     }).annotate(OpenApi.Description, "Claims the suspended run and continues it on this replica; 409 when it is not suspended."),
+    HttpApiEndpoint.post("fork", "/v1/runs/:id/fork", {
+      params: idParam,
+      payload: ForkRun,
+      success: [RunAccepted, Run],
+      error: v1Errors,
+    }).annotate(
+      OpenApi.Description,
+      "A new run continuing a kept checkpoint of this one (`at`, the latest by default; a suspended run's latest is " +
+        "where it stopped), from a run in any state, on this replica. Calls before the checkpoint are not made again; " +
+        "`outcomes` answer, by key, the calls in flight there; later calls are made anew under the new run's keys. " +
+        "The new run shows `forkedFrom`. With `wait` (the default) answers when it has settled or suspended.",
+    ),
     HttpApiEndpoint.post("cancel", "/v1/runs/:id/cancel", {
       params: idParam,
       success: Run,

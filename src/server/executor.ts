@@ -80,9 +80,10 @@ export interface ResumeSpec {
   readonly replay?: { readonly code: string; readonly limits: Limits; readonly seed?: string | undefined } | undefined
   /**
    * Continue the state as a new run (`runId`) instead: a fork (issue 17). `outcomes` answer, by their key in the
-   * saved run, calls that were in flight there. A fork is never replayed: a state this build cannot read fails it.
+   * saved run, calls that were in flight there; `limits` replace the saved run's, each one given. A fork is never
+   * replayed: a state this build cannot read fails it.
    */
-  readonly fork?: { readonly outcomes: Readonly<Record<string, CodeMode.ForkOutcome>> } | undefined
+  readonly fork?: { readonly outcomes: Readonly<Record<string, CodeMode.ForkOutcome>>; readonly limits?: Limits | undefined } | undefined
 }
 
 
@@ -313,7 +314,14 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
       // The library checks the outcomes (and their keys against the state) as it makes the program.
       return Effect.try({
         try: () =>
-          adapt(runtimeFor(spec).fork(spec.state, { runId: spec.runId, outcomes: fork.outcomes, ...observer(spec.onLog) })),
+          adapt(
+            runtimeFor(spec).fork(spec.state, {
+              runId: spec.runId,
+              outcomes: fork.outcomes,
+              ...(fork.limits === undefined ? {} : { limits: fork.limits }),
+              ...observer(spec.onLog),
+            }),
+          ),
         catch: (e) => new SnapshotInvalid({ detail: messageOf(e) }),
       })
     }

@@ -29,6 +29,7 @@ import {
   type CallCompletion,
   type Catalog,
   type CatalogTool,
+  type ForkRun,
   type RegisterTool,
 } from "./api.ts"
 import { Api, Tenant } from "./endpoints.ts"
@@ -64,6 +65,8 @@ export const toApiError = (e: DomainError): Effect.Effect<never, Exclude<ApiErro
       return Effect.fail(new NotFound(detail("RunNotFound", e.message)))
     case "CallNotFound":
       return Effect.fail(new NotFound(detail("CallNotFound", e.message)))
+    case "CheckpointNotFound":
+      return Effect.fail(new NotFound(detail("CheckpointNotFound", e.message)))
     case "CallAlreadySettled":
       return Effect.fail(new Conflict({ error: { kind: "CallAlreadySettled", message: e.message, outcome: e.outcome } }))
     case "ToolNotFound":
@@ -110,6 +113,16 @@ const checkCompletion = (completion: CallCompletion): Effect.Effect<void, BadReq
     ? Effect.fail(new BadRequest(detail("InvalidCompletion", `The output is nested deeper than ${MAX_DATA_DEPTH} levels`)))
     : Effect.void
 
+/** A fork's replacement values reach the program as a completion's output does: refused when nested as deep. */
+const checkForkOutcomes = (fork: ForkRun): Effect.Effect<void, BadRequest> => {
+  for (const [key, o] of Object.entries(fork.outcomes ?? {})) {
+    if (o.ok && deeperThan(o.value ?? null, MAX_DATA_DEPTH)) {
+      return Effect.fail(new BadRequest(detail("InvalidOutcome", `outcomes[${JSON.stringify(key)}].value is nested deeper than ${MAX_DATA_DEPTH} levels`)))
+    }
+  }
+  return Effect.void
+}
+
 const handle = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, Exclude<ApiError, Unauthorized>, R> =>
   Effect.catch(effect, toApiError)
 
@@ -141,6 +154,7 @@ const RunsHandlers = HttpApiBuilder.group(
       .handle("resume", ({ params, payload }) =>
         handle(withTenant((t) => runs.resume(t, params.id, waitMs(payload.wait, config, true)))),
       )
+      .handle("fork", ({ params, payload }) => Effect.andThen(checkForkOutcomes(payload), handle(withTenant((t) => runs.fork(t, params.id, payload)))))
       .handle("cancel", ({ params }) => handle(withTenant((t) => runs.cancel(t, params.id))))
   }),
 )

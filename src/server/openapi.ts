@@ -21,6 +21,7 @@ const SUMMARIES: Record<string, string> = {
   "runs.checkpoints": "List a run's kept checkpoints",
   "runs.suspend": "Suspend a run",
   "runs.resume": "Resume a suspended run",
+  "runs.fork": "Fork a run from a kept checkpoint",
   "runs.cancel": "Cancel a run",
   "tools.put": "Register a webhook tool",
   "tools.list": "The tool catalog",

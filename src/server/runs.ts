@@ -18,7 +18,7 @@ import * as PubSub from "effect/PubSub"
 import type * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
-import type { CallCompletion, CallHeartbeat, CallOutcome, CreateRun, Run, RunCheckpoints, RunEvent, RunPage } from "./api.ts"
+import type { CallCompletion, CallHeartbeat, CallOutcome, CreateRun, ForkRun, Limits, Run, RunCheckpoints, RunEvent, RunPage } from "./api.ts"
 import { ServerConfig } from "./config.ts"
 import type { Executor } from "./executor.ts"
 import type { Metrics } from "./metrics.ts"
@@ -27,20 +27,31 @@ import { waitMs } from "./runs/wait.ts"
 import { ToolRegistry } from "./registry.ts"
 import { canonical } from "./canonical.ts"
 import { storable } from "./json-guard.ts"
-import { CallAlreadySettled, CallNotFound, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
+import { CallAlreadySettled, CallNotFound, CheckpointNotFound, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
 import { RunControl } from "./runs/control.ts"
 import { RunEvents } from "./runs/events.ts"
 import { Execution } from "./runs/execution.ts"
 import type { Saved } from "./runs/running.ts"
 import { Ownership } from "./runs/ownership.ts"
 import { RowSeal } from "./row-seal.ts"
-import { type CallWhere, callWhere, checkpointView, fingerprint, failed, isEventId, type ListOptions, outcomeView, toView } from "./runs/views.ts"
+import {
+  type CallWhere,
+  callWhere,
+  checkpointView,
+  fingerprint,
+  failed,
+  forkFingerprint,
+  isEventId,
+  type ListOptions,
+  outcomeView,
+  toView,
+} from "./runs/views.ts"
 import { CallStore } from "./store/calls.ts"
 import type { EventStore } from "./store/events.ts"
 import { type NewRun, RunStore, type RunRow } from "./store/runs.ts"
 import type { Webhooks } from "./webhooks.ts"
 
-export { CallNotFound, ControlTimeout, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
+export { CallNotFound, CheckpointNotFound, ControlTimeout, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
 export { type CallWhere, fingerprint, isEventId, type ListOptions, toView } from "./runs/views.ts"
 
 /** The row a new run will have once written, for the replica executing it meanwhile. */
@@ -68,6 +79,11 @@ export class Runs extends Context.Service<
     readonly suspend: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
     readonly resume: (tenant: string, id: string, waitMs: number) => Effect.Effect<Run, RunsError>
     readonly cancel: (tenant: string, id: string) => Effect.Effect<Run, RunsError>
+    /**
+     * Starts here a new run from a kept checkpoint of run `id` (any status): calls before it are not made again, the
+     * calls in flight there end as `outcomes` say, and the new run records `forkedFrom`. Ids and repeats as `create`.
+     */
+    readonly fork: (tenant: string, id: string, request: ForkRun) => Effect.Effect<Run, RunsError>
     /** The run's kept checkpoints, oldest first (`RunStore.checkpoints`). */
     readonly checkpoints: (tenant: string, id: string) => Effect.Effect<RunCheckpoints, RunNotFound | SqlError.SqlError>
     /** The run's history from the event after `after`, then its new events as they happen (`RunEvents.follow`). */
@@ -185,16 +201,19 @@ export class Runs extends Context.Service<
 
       const refuseWhileDraining = Effect.flatMap(execution.draining, (draining) => (draining ? Effect.fail(new ShuttingDown()) : Effect.void))
 
+      /** A request's limits over `base`; the memory budget never above the service's. */
+      const limitsOver = (base: Limits, requested: Limits | undefined): Limits => ({
+        ...base,
+        ...requested,
+        maxMemoryBytes: Math.min(requested?.maxMemoryBytes ?? base.maxMemoryBytes ?? config.maxMemoryBytes, config.maxMemoryBytes),
+      })
+
       const create = Effect.fn("Runs.create")(function* (tenant: string, request: CreateRun) {
         yield* refuseWhileDraining
         const id = request.id ?? crypto.randomUUID()
         const filter = request.tools ?? null
         const registrations = yield* registry.resolve(tenant, filter, true)
-        const limits = {
-          timeoutMs: config.defaultTimeoutMs,
-          ...request.limits,
-          maxMemoryBytes: Math.min(request.limits?.maxMemoryBytes ?? config.maxMemoryBytes, config.maxMemoryBytes),
-        }
+        const limits = limitsOver({ timeoutMs: config.defaultTimeoutMs }, request.limits)
         const requestHash = fingerprint(request)
         const wait = waitMs(request.wait, config, true)
         const fields = { id, tenant, code: request.code, limits, tools: filter, seed: randomBytes(16).toString("base64url") }
@@ -219,6 +238,46 @@ export class Runs extends Context.Service<
         const row = yield* store.insert({ ...run, leaseMs: config.leaseMs })
         if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
         return yield* answer(yield* ownership.start(row, registrations), row, wait)
+      })
+
+      // Always recorded before it starts (not the one-write path of `create`): the row says where the fork came from,
+      // and a replica that takes it over must find that before anything else.
+      const fork = Effect.fn("Runs.fork")(function* (tenant: string, sourceId: string, request: ForkRun) {
+        yield* refuseWhileDraining
+        const id = request.id ?? crypto.randomUUID()
+        const requestHash = forkFingerprint(sourceId, request)
+        const wait = waitMs(request.wait, config, true)
+        // A repeat is answered from the run it made, even once the checkpoint it started from has been pruned.
+        if ((yield* execution.requestOf(id)) !== undefined || (yield* store.get(tenant, id)) !== undefined) {
+          return yield* existing(tenant, id, requestHash, wait)
+        }
+        const kept = yield* store.checkpointState(tenant, sourceId, request.at)
+        if (kept === undefined) return yield* new RunNotFound({ id: sourceId })
+        if (kept.state === undefined) return yield* new CheckpointNotFound({ id: sourceId, seq: request.at })
+        const source = kept.run
+        // The kept state is executed under the fork's own row: it must be one the service kept for this run.
+        const sealed = yield* Effect.exit(rowSeal.check(source, kept.state.snapshot, kept.state.seal))
+        if (sealed._tag === "Failure") {
+          return yield* new RunConflict({ id: sourceId, kind: "CheckpointRefused", detail: `Checkpoint ${kept.state.seq} of run ${sourceId} was refused: it was changed outside the service` })
+        }
+        const filter = request.tools ?? source.tools
+        const registrations = yield* registry.resolve(tenant, filter, true)
+        const seed = source.seed ?? randomBytes(16).toString("base64url")
+        const fields = { id, tenant, code: source.code, limits: limitsOver(source.limits, request.limits), tools: filter, seed }
+        const row = yield* store.insert({
+          ...fields,
+          owner: me,
+          leaseMs: config.leaseMs,
+          requestHash,
+          seal: rowSeal.seal(fields),
+          forkedFrom: { run: source.id, checkpoint: kept.state.seq },
+        })
+        if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
+        const saved = yield* ownership.fork(row, registrations, kept.state.snapshot, {
+          outcomes: request.outcomes ?? {},
+          ...(request.limits === undefined ? {} : { limits: fields.limits }),
+        })
+        return yield* answer(saved, row, wait)
       })
 
       const resume = Effect.fn("Runs.resume")(function* (tenant: string, id: string, waitMs: number) {
@@ -293,6 +352,7 @@ export class Runs extends Context.Service<
         suspend: (tenant, id) => Effect.flatMap(control.suspend(tenant, id), view),
         resume,
         cancel: (tenant, id) => Effect.flatMap(control.cancel(tenant, id), view),
+        fork,
         checkpoints,
         events: events.follow,
         complete,

@@ -63,6 +63,12 @@ const probes = (): Record<string, ReadonlyArray<Probe>> => ({
     { name: "suspended", path: `/v1/runs/${suspended}/resume`, body: { wait: false }, status: 202 },
     { name: "not suspended", path: `/v1/runs/${suspended}/resume`, body: {}, status: 409 },
   ],
+  "runs.fork": [
+    { name: "forked", path: `/v1/runs/${suspended}/fork`, body: { wait: false }, status: 202 },
+    { name: "no such checkpoint", path: `/v1/runs/${suspended}/fork`, body: { at: 99 }, status: 404 },
+    { name: "missing", path: "/v1/runs/missing/fork", body: {}, status: 404 },
+    { name: "bad shape", path: `/v1/runs/${suspended}/fork`, body: { at: 0 }, status: 400 },
+  ],
   "runs.cancel": [
     { name: "running", path: `/v1/runs/${suspended}/cancel`, status: 200 },
     { name: "missing", path: "/v1/runs/missing/cancel", status: 404 },

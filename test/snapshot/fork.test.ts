@@ -120,6 +120,18 @@ describe("fork", () => {
       assert.throws(() => runtime.fork(state, { runId: "" }), TypeError)
     }))
 
+  it.effect("gives the fork the limits asked for in place of the saved ones, checked at once", () =>
+    Effect.gen(function* () {
+      const { runtime, state } = yield* suspendedAt(3)
+      // The source run had no call limit: its fork may make two more calls in all (three were made before).
+      const limited = yield* runtime.fork(state, { runId: "l1", outcomes: { "src:3": { ok: true, value: 0 } }, limits: { maxToolCalls: 4 } }).run()
+      assert.strictEqual(limited.ok === false && limited.error.kind, "ToolCallLimitExceeded")
+      assert.match(limited.ok === false ? limited.error.message : "", /limit of 4 tool calls/)
+      const free = yield* runtime.fork(state, { runId: "l2", outcomes: { "src:3": { ok: true, value: 0 } }, limits: { maxToolCalls: 5 } }).run()
+      assert.deepStrictEqual(free.ok === true && free.value, 10 + 20 + 0 + 40 + 50)
+      assert.throws(() => runtime.fork(state, { limits: { maxToolCalls: -1 } }), RangeError)
+    }))
+
   it.effect("keeps a signed state's signature rules: the fork of an altered state is refused", () =>
     Effect.gen(function* () {
       const snapshotKey = new Uint8Array(32).fill(7)

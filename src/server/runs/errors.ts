@@ -14,7 +14,7 @@ export class RunNotFound extends Data.TaggedError("RunNotFound")<{ readonly id: 
 /** The run is not in a state that allows the request (`kind` says which conflict). */
 export class RunConflict extends Data.TaggedError("RunConflict")<{
   readonly id: string
-  readonly kind: "RunExists" | "RunNotSuspended" | "RunFinished" | "OwnerLost"
+  readonly kind: "RunExists" | "RunNotSuspended" | "RunFinished" | "OwnerLost" | "CheckpointRefused"
   readonly detail: string
 }> {
   override get message(): string {
@@ -52,6 +52,15 @@ export class CallAlreadySettled extends Data.TaggedError("CallAlreadySettled")<{
   }
 }
 
+/** A fork asked for a checkpoint the run does not keep (never taken, or pruned by the retention policy). */
+export class CheckpointNotFound extends Data.TaggedError("CheckpointNotFound")<{ readonly id: string; readonly seq: number | undefined }> {
+  override get message(): string {
+    return this.seq === undefined
+      ? `Run ${this.id} keeps no checkpoint to fork from`
+      : `Run ${this.id} keeps no checkpoint ${this.seq} (see GET /v1/runs/${this.id}/checkpoints)`
+  }
+}
+
 export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly cursor: string }> {
   override get message(): string {
     return `Invalid cursor ${JSON.stringify(this.cursor)}: pass back the nextCursor of a previous page`
@@ -61,6 +70,7 @@ export class InvalidCursor extends Data.TaggedError("InvalidCursor")<{ readonly 
 export type RunsError =
   | RunNotFound
   | RunConflict
+  | CheckpointNotFound
   | ControlTimeout
   | InvalidCursor
   | ShuttingDown

@@ -17,7 +17,7 @@ import * as Schedule from "effect/Schedule"
 import type * as SqlError from "effect/sql/SqlError"
 import { makeCalls } from "../calls.ts"
 import { ServerConfig } from "../config.ts"
-import { Executor, type Program, type ProgramSpec, type SnapshotInvalid } from "../executor.ts"
+import { Executor, type Program, type ProgramSpec, type ResumeSpec, type SnapshotInvalid } from "../executor.ts"
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { ToolRegistry, type UnknownToolFilter } from "../registry.ts"
@@ -50,6 +50,11 @@ export class Ownership extends Context.Service<
     readonly start: (row: RunRow, registrations: Registrations) => Effect.Effect<Saved>
     /** The same for a run not recorded yet (Execution.launchUnrecorded); undefined when its id executes here. */
     readonly startUnrecorded: (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, registrations: Registrations) => Effect.Effect<Saved | undefined>
+    /**
+     * Starts a fork this replica now owns (its row has `forkedFrom`): `state`, a kept checkpoint of the run it
+     * came from, continued as this run (executor `resume` with `fork`).
+     */
+    readonly fork: (row: RunRow, registrations: Registrations, state: Uint8Array, fork: NonNullable<ResumeSpec["fork"]>) => Effect.Effect<Saved>
     /** Claims a suspended run and continues it here; undefined when it is not suspended (any more). */
     readonly resume: (
       tenant: string,
@@ -100,6 +105,17 @@ export class Ownership extends Context.Service<
           }),
         )
 
+      /** A state the engine refuses fails the run that would continue it, saying why. */
+      const unusable =
+        (what: string) =>
+        (program: Effect.Effect<Program, SnapshotInvalid>): Effect.Effect<Program> =>
+          Effect.catch(program, (e) => Effect.succeed(failing(`${what}: ${e.message}`)))
+
+      const fork = (row: RunRow, registrations: Registrations, state: Uint8Array, spec: NonNullable<ResumeSpec["fork"]>) =>
+        launch(row, false, registrations, (bound) =>
+          executor.resume({ ...bound, state, fork: spec }).pipe(unusable("The fork could not be made from its checkpoint")),
+        )
+
       /**
        * A run whose row was changed outside the service fails without executing anything: no tool is bound to
        * it, and nothing of its row (its tools filter included) is used.
@@ -118,17 +134,20 @@ export class Ownership extends Context.Service<
           Effect.matchEffect({ onFailure: (refused) => refuse(row, refused), onSuccess: () => continueSealed(row, state) }),
         )
 
+      /**
+       * A fork never starts from its code, which would make again the calls it was forked to skip: without a state of
+       * its own it fails, and a state this build cannot read is not replayed.
+       */
       const continueSealed = (row: RunRow, state: Uint8Array | undefined) =>
         Effect.gen(function* () {
           const registrations = yield* registry.resolve(row.tenant, row.tools, false)
+          const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
           return yield* launch(row, true, registrations, (spec) =>
-            state === undefined
-              ? executor.program({ ...spec, code: row.code, limits: row.limits, seed: row.seed ?? undefined })
-              : executor.resume({ ...spec, state, replay: { code: row.code, limits: row.limits, seed: row.seed ?? undefined } }).pipe(
-                  Effect.catchTag("SnapshotInvalid", (e: SnapshotInvalid) =>
-                    Effect.succeed(failing(`The run's saved state cannot be resumed: ${e.message}`)),
-                  ),
-                ),
+            state !== undefined
+              ? executor.resume({ ...spec, state, replay }).pipe(unusable("The run's saved state cannot be resumed"))
+              : replay === undefined
+                ? Effect.succeed(failing(`Fork ${row.id} stopped before it saved a state of its own; fork its checkpoint again`))
+                : executor.program({ ...spec, ...replay }),
           )
         })
 
@@ -198,7 +217,7 @@ export class Ownership extends Context.Service<
       const suspended = yield* PubSub.subscribe(execution.suspendedRuns)
       yield* Effect.forever(Effect.flatMap(PubSub.take(suspended), wake)).pipe(Effect.forkScoped)
 
-      return Ownership.of({ start, startUnrecorded, resume, wake })
+      return Ownership.of({ start, startUnrecorded, fork, resume, wake })
     }),
   )
 }

@@ -1,7 +1,7 @@
 /** How runs look from outside: the `Run` a request answers with, list cursors, request fingerprints. */
 import { createHash } from "node:crypto"
 import type * as Schema from "effect/Schema"
-import type { CallOutcome, CreateRun, PendingCall, Result, Run, RunCheckpoint, RunStatus } from "../api.ts"
+import type { CallOutcome, CreateRun, ForkRun, PendingCall, Result, Run, RunCheckpoint, RunStatus } from "../api.ts"
 import { canonical } from "../canonical.ts"
 import { hashKey } from "../keys.ts"
 import type { CallWhere as StoredCallWhere } from "../store/calls.ts"
@@ -36,11 +36,26 @@ export const fingerprint = (request: CreateRun): string =>
     .update(canonical({ code: request.code, tools: request.tools ?? null, limits: request.limits ?? null }))
     .digest("hex")
 
+/** What makes two `POST /v1/runs/{id}/fork` of one run the same request (`wait` aside, as for a new run). */
+export const forkFingerprint = (source: string, request: ForkRun): string =>
+  createHash("sha256")
+    .update(
+      canonical({
+        fork: source,
+        at: request.at ?? null,
+        outcomes: request.outcomes ?? null,
+        tools: request.tools ?? null,
+        limits: request.limits ?? null,
+      }),
+    )
+    .digest("hex")
+
 export const toView = (row: RunRow, pending: ReadonlyArray<PendingCall> = []): Run => ({
   id: row.id,
   status: row.status,
   ...(row.result === null ? {} : { result: row.result }),
   ...(pending.length === 0 ? {} : { pendingCalls: pending }),
+  ...(row.forkedFrom === null ? {} : { forkedFrom: { run: row.forkedFrom.run, checkpoint: row.forkedFrom.checkpoint } }),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 })
