@@ -224,6 +224,19 @@ describe("live logs", () => {
     expect(text).toContain(`event: log\n`)
     expect(text).toContain(`"line":"after 7"`)
   })
+
+  it("streams the first 1000 lines of a run, counted across its resume, then says later ones are only in its result", async () => {
+    const code = `for (let i = 0; i < 998; i++) console.log("l", i); const r = await tools.jobs.build({})
+      for (let i = 0; i < 5; i++) console.log("m", i); return r`
+    const { id, start } = await startOn(a, code)
+    await status(b, id, "suspended")
+    await request(b.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: 7 })
+    const done = await status(a, id, "succeeded")
+    expect(done.result.logs).toHaveLength(1003)
+    const rows = await sqlOn<{ type: string; data: { line?: string } }>(db.url, "SELECT type, data FROM events WHERE run_id = $1 AND type LIKE 'log%' ORDER BY seq", [id])
+    expect(rows.filter((r) => r.type === "log")).toHaveLength(1000)
+    expect(rows.slice(-3).map((r) => r.data.line ?? r.type)).toStrictEqual(["m 0", "m 1", "log.truncated"])
+  })
 })
 
 describe("signatures", () => {
