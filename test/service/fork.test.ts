@@ -7,12 +7,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Client } from "../../src/client/index.ts"
 import { hashKey } from "../../src/server/keys.ts"
-import { clientFor, createDatabase, eventually, type Replica, request, sqlOn, startReceiver, startReplica } from "./helpers.ts"
+import {
+  clientFor,
+  createDatabase,
+  eventually,
+  type Replica,
+  request,
+  spawnReplica,
+  sqlOn,
+  startReceiver,
+  startReplica,
+  TEST_SNAPSHOT_KEY,
+} from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
 let steps: Awaited<ReturnType<typeof startReceiver>>
 let slow: Awaited<ReturnType<typeof startReceiver>>
 let jobs: Awaited<ReturnType<typeof startReceiver>>
+let held: Awaited<ReturnType<typeof startReceiver>>
+/** `held` answers `{ n: 3 }`, except the first request for each `hold`, which it never answers. */
+const holding = new Set<string>()
 let a: Replica
 let b: Replica
 const acme = "acme-key"
@@ -45,13 +59,19 @@ beforeAll(async () => {
   )
   slow = await startReceiver(() => ({ json: { output: { n: 2 } }, delayMs: 120_000 }))
   jobs = await startReceiver((c) => (c.json.type === "start" ? { json: { data: { job: c.json.key } } } : { json: {} }))
+  held = await startReceiver((c) => {
+    const hold = (c.json.input as { hold: string }).hold
+    if (holding.has(hold)) return { json: { output: { n: 3 } } }
+    holding.add(hold)
+    return { json: {}, delayMs: 120_000 }
+  })
   a = await startReplica({ databaseUrl: db.url })
   b = await startReplica({ databaseUrl: db.url })
   // The replicas migrated the database: the two tenants' API keys go in as `codemode keys create` puts them.
   for (const tenant of ["acme", "globex"] as const) {
     await sqlOn(db.url, "INSERT INTO api_keys (hash, id, tenant) VALUES ($1, $2, $2)", [hashKey(`${tenant}-key`), tenant])
   }
-  for (const [path, url] of [["steps.do", steps.url], ["slow.do", slow.url]]) {
+  for (const [path, url] of [["steps.do", steps.url], ["slow.do", slow.url], ["held.do", held.url]]) {
     const tool = { description: "a step", input: { type: "object" }, output: { type: "object" }, url, mode: "idempotent" }
     expect((await request(a.url, "PUT", `/v1/tools/${path}`, tool, as(acme))).status).toBe(200)
   }
@@ -65,6 +85,7 @@ afterAll(async () => {
   await steps?.close()
   await slow?.close()
   await jobs?.close()
+  await held?.close()
   await db?.drop()
 })
 
@@ -148,6 +169,41 @@ describe("a fork of a run", () => {
     const keys = steps.calls.filter((c) => c.json.runId === first.id || c.json.runId === second.id).map((c) => c.json.key)
     expect(keys.sort()).toStrictEqual([`${first.id}:3`, `${second.id}:3`].sort())
   })
+
+  it("executing on a replica that dies is continued by another from its own state, not from its code", async () => {
+    const code = [
+      "const a = await tools.steps.do({ n: 1 })",
+      'const b = await tools.held.do({ hold: "source" })',
+      'const c = await tools.held.do({ hold: "fork" })',
+      "return a.n + b.n + c.n",
+    ].join("\n")
+    const run = await request(a.url, "POST", "/v1/runs", { code, wait: false }, as(acme))
+    const id = run.body.id as string
+    const source2 = await eventually(async () => held.calls.find((c) => c.json.runId === id))
+    expect((await request(a.url, "POST", `/v1/runs/${id}/suspend`, undefined, as(acme))).body.status).toBe("suspended")
+    const victim = await spawnReplica({ DATABASE_URL: db.url, CODEMODE_LEASE_MS: "1500", CODEMODE_POLL_MS: "200", CODEMODE_SNAPSHOT_KEY: TEST_SNAPSHOT_KEY })
+    try {
+      const fork = await request(victim.url, "POST", `/v1/runs/${id}/fork`, { outcomes: { [source2.json.key]: { ok: true, value: { n: 20 } } }, wait: false }, as(acme))
+      expect(fork.status).toBe(202)
+      const forkId = fork.body.id as string
+      await eventually(async () => held.calls.find((c) => c.json.runId === forkId))
+      await victim.kill()
+      // Replica A or B takes it over once its lease has expired, and the journal answers what it had done.
+      const done = await eventually(async () => {
+        const r = await request(a.url, "GET", `/v1/runs/${forkId}`, undefined, as(acme))
+        return r.body.status === "running" ? undefined : r.body
+      }, 30_000)
+      expect(done.status).toBe("succeeded")
+      expect(done.result.value).toBe(1 + 20 + 3)
+      expect(done.forkedFrom.run).toBe(id)
+      // Call 3 was sent again with the same key (idempotent); calls 1 and 2 were never the fork's to make.
+      expect(held.calls.filter((c) => c.json.runId === forkId).map((c) => c.json.key)).toStrictEqual([`${forkId}:3`, `${forkId}:3`])
+      expect(sent(forkId)).toStrictEqual([])
+    } finally {
+      await victim.kill()
+      await request(a.url, "POST", `/v1/runs/${id}/cancel`, undefined, as(acme))
+    }
+  }, 120_000)
 
   it("answers a started durable call only by `outcomes`: its job is the forked run's", async () => {
     const run = await request(a.url, "POST", "/v1/runs", { code: "return (await tools.jobs.run({ n: 1 })).n", wait: false }, as(acme))

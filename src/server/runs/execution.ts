@@ -310,6 +310,9 @@ export class Execution extends Context.Service<
           Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
         )
         yield* FiberMap.run(fibers, row.id, save(run, row), { startImmediately: true })
+        // A new fork's state of its own, at once: a replica that takes it over continues from a state, and a fork
+        // has no code to start again from (Ownership.continueSealed).
+        if (row.forkedFrom !== null && !replay) yield* checkpoint(run)
         return Deferred.await(run.saved)
       })
 
