@@ -255,6 +255,44 @@ describe("the inspector's pages", () => {
     await close(page)
   })
 
+  it("keep text at WCAG AA contrast (4.5:1) in the light and the dark scheme", async () => {
+    const failed = (await api(acme, "GET", "/v1/runs?status=failed&limit=1")).body.runs[0].id
+    // Each text element's colour against the first opaque background behind it; the worst ones are answered.
+    const worst = `(() => {
+      const rgb = (c) => c.match(/[\\d.]+/g).map(Number)
+      const lum = ([r, g, b]) => {
+        const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
+      }
+      const background = (el) => {
+        for (; el; el = el.parentElement) {
+          const c = rgb(getComputedStyle(el).backgroundColor)
+          if (c.length < 4 || c[3] > 0.9) return c
+        }
+        return [255, 255, 255]
+      }
+      const out = []
+      for (const el of document.querySelectorAll("main *, header *")) {
+        const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== "")
+        if (!own || el.closest("button:disabled")) continue
+        const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))]
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)
+        if (ratio < 4.5) out.push(el.tagName + "." + el.className + " " + ratio.toFixed(2) + " " + el.textContent.slice(0, 30))
+      }
+      return out
+    })()`
+    for (const scheme of ["light", "dark"] as const) {
+      const page = await open(acme, "#/runs", scheme)
+      await page.locator("tr[data-run]").first().waitFor()
+      expect(await page.evaluate<Array<string>>(worst), `runs, ${scheme}`).toStrictEqual([])
+      await page.goto(`${server.url}/ui#/runs/${failed}`)
+      await page.locator(".mark-error").waitFor()
+      await page.locator(".row-call").first().waitFor()
+      expect(await page.evaluate<Array<string>>(worst), `a failed run, ${scheme}`).toStrictEqual([])
+      await close(page)
+    }
+  })
+
   it("highlight a program without losing or reordering a character", async () => {
     const page = await open(acme)
     const source = `// a comment\nconst s = "a \\"quoted\\" string", t = \`line\n\${s}\`\n/* block\n comment */ let n = 0x1F + 1.5e3 + 7n\nif (n !== null) return await tools.x.y({ ok: true })`
