@@ -69,6 +69,31 @@ for (const [name, store] of stores) {
         }),
       )
 
+      it.effect("a fork continues a suspended run's latest checkpoint as a run of its own, saying where it came from", () =>
+        Effect.gen(function* () {
+          const runs = yield* Runs
+          const t = tenant()
+          const run = yield* runs.create(t, { code: Fake.script({ steps: [{ sleep: 5000 }], return: "forked" }), wait: false })
+          assert.strictEqual((yield* runs.suspend(t, run.id)).status, "suspended")
+          // The suspend kept its state: the run made no call, yet has a checkpoint to fork from.
+          const kept = (yield* runs.checkpoints(t, run.id)).checkpoints
+          assert.deepStrictEqual(kept.map((k) => k.calls), [0])
+          const request = { id: `fork-${counter}-${name}`, wait: false }
+          const fork = yield* runs.fork(t, run.id, request)
+          assert.deepStrictEqual(fork.forkedFrom, { run: run.id, checkpoint: kept[0]!.seq })
+          yield* TestClock.adjust(5000)
+          const done = yield* eventually(Effect.map(runs.get(t, fork.id), (r) => (r.status === "succeeded" ? r : undefined)))
+          assert.deepStrictEqual(done.result, { ok: true, value: "forked", toolCalls: [] })
+          assert.strictEqual((yield* runs.fork(t, run.id, request)).id, fork.id)
+          assert.strictEqual((yield* runs.get(t, run.id)).status, "suspended")
+          const created = Array.from(yield* Stream.runCollect(yield* runs.events(t, fork.id, undefined)))[0]!
+          assert.deepStrictEqual([created.event, JSON.parse(created.data).forkedFrom], ["run.created", { run: run.id, checkpoint: kept[0]!.seq }])
+          const missing = yield* Effect.flip(runs.fork(t, run.id, { at: 99 }))
+          assert.strictEqual(missing._tag, "CheckpointNotFound")
+          assert.strictEqual((yield* Effect.flip(runs.fork(tenant(), run.id, {})))._tag, "RunNotFound")
+        }),
+      )
+
       it.effect("the same request with the same id answers the same run; another request is a conflict", () =>
         Effect.gen(function* () {
           const runs = yield* Runs
