@@ -13,9 +13,9 @@ import { iterableSite } from "../language/call-printer.ts"
 import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
-import { throwReferenceError, throwTypeError } from "../runtime/completion.ts"
+import { throwReferenceError } from "../runtime/completion.ts"
 import { ToBoolean, ToObject, TypeOf } from "../runtime/conversions.ts"
-import { CopyDataProperties, CreateDataPropertyOrThrow, describeValue, GetV } from "../runtime/operations.ts"
+import { CopyDataProperties, CreateDataPropertyOrThrow, GetV, throwNotInOperand } from "../runtime/operations.ts"
 import { SetFunctionName } from "../runtime/function-create.ts"
 import { NativeFunction } from "../runtime/function-object.ts"
 import { JSObject, type PrivateName } from "../runtime/object.ts"
@@ -307,7 +307,7 @@ function* BinaryChain(a: Activation, node: ESTree.BinaryExpression | ESTree.Logi
     // `#x in obj` at the bottom of the chain.
     const obj = yield* Evaluate(a, left.right)
     const P: PrivateName = privateNameOf(a, left.left as ESTree.PrivateIdentifier)
-    if (!(obj instanceof JSObject)) return throwTypeError(`Cannot use 'in' operator to search for '${P.description}' in ${describeValue(obj)}`)
+    if (!(obj instanceof JSObject)) return throwNotInOperand(P.description, obj)
     v = obj.privateElements?.has(P) === true
   } else {
     v = yield* Evaluate(a, left)

@@ -330,9 +330,21 @@ export function* ToPropertyDescriptor(realm: Realm, Obj: Value): Task<PropertyDe
 
 const truthy = (v: Value): boolean => v instanceof JSObject || v instanceof SymbolValue || Boolean(v)
 
+/**
+ * V8's TypeError for `key in v` where `v` is not an object. Both sides are printed as V8 prints values without
+ * running code: strings and bigints bare, objects by their class.
+ */
+export const throwNotInOperand = (key: Value, obj: Value): never => throwTypeError(`Cannot use 'in' operator to search for '${bareText(key)}' in ${bareText(obj)}`)
+
+const bareText = (v: Value): string => {
+  if (typeof v === "string" || typeof v === "bigint") return String(v)
+  if (v instanceof ArrayObject) return "[object Array]"
+  return describeValue(v)
+}
+
 /** `key in obj` (https://tc39.es/ecma262/#sec-relational-operators-runtime-semantics-evaluation). */
 export function* InOperator(realm: Realm, key: Value, obj: Value): Task<boolean> {
-  if (!(obj instanceof JSObject)) return throwTypeError(`Cannot use 'in' operator to search for '${typeof key === "string" ? key : String(key)}' in ${describeValue(obj)}`)
+  if (!(obj instanceof JSObject)) return throwNotInOperand(key, obj)
   const P = yield* ToPropertyKey(realm, key)
   return obj.HasProperty(P)
 }

@@ -17,7 +17,7 @@ import { CreateIterResultObject, type IteratorRecord } from "../runtime/iteratio
 import { type DestructureSite, notDestructurableMessage } from "../runtime/not-destructurable.ts"
 import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import { JSObject, PrivateName } from "../runtime/object.ts"
-import { CreateDataPropertyOrThrow, describeValue } from "../runtime/operations.ts"
+import { CreateDataPropertyOrThrow, describeValue, throwNotInOperand } from "../runtime/operations.ts"
 import { UnaryPlusPrimitive } from "../runtime/operators.ts"
 import type { PromiseObject } from "../runtime/promise.ts"
 import type { Task } from "../runtime/task.ts"
@@ -235,7 +235,7 @@ export function runRareOp(m: Machine, frame: Frame, op: RareOpcode): boolean {
     case 58 satisfies typeof Op.PrivateIn: {
       const P = regs[--sp] as PrivateName
       const obj = regs[--sp] as Value
-      if (!(obj instanceof JSObject)) throwTypeError(`Cannot use 'in' operator to search for '${P.description}' in ${describeValue(obj)}`)
+      if (!(obj instanceof JSObject)) throwNotInOperand(P.description, obj)
       regs[sp++] = (obj as JSObject).privateElements?.has(P) === true
       break
     }

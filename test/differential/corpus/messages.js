@@ -190,3 +190,16 @@ out.push(
 class K { m({ p: [b] }) {} }
 out.push(msg(() => new K().m({ p: null })), msg(() => { function* g({ p: [b] }) {} g({ p: undefined }) }))
 return out
+
+// === in-operator-not-object
+// `key in v` where v is not an object: V8 prints both sides without running code, strings and bigints bare
+// (found by the fuzzer, seed 41230001, program 41231025: `#h in ""`).
+const msg = (f) => { try { f(); return "no throw" } catch (e) { return e.constructor.name + ": " + e.message } }
+class K { #h; static has(o) { return #h in o } }
+return [
+  msg(() => "a" in ""), msg(() => "a" in "abc"), msg(() => "a" in 5), msg(() => "a" in null), msg(() => "a" in undefined),
+  msg(() => "a" in Symbol("q")), msg(() => "a" in 1n), msg(() => "a" in true), msg(() => "a" in -0), msg(() => 1 in "ab"),
+  msg(() => Symbol.iterator in "ab"), msg(() => ({}) in "ab"), msg(() => [1, 2] in "ab"), msg(() => new Map() in "ab"),
+  msg(() => K.has("")), msg(() => K.has("xy")), msg(() => K.has(5)), msg(() => K.has(Symbol("s"))), msg(() => K.has(2n)),
+  msg(() => Reflect.has("ab", "a")),
+]
