@@ -26,7 +26,7 @@ import { runPolled } from "../runtime/interrupt.ts"
 import type { EngineStatus } from "../runtime/engine.ts"
 import type { PromiseObject } from "../runtime/promise.ts"
 import { startCall, type CallHost } from "./calls.ts"
-import { diagnostic, type Diagnostic } from "./diagnostic.ts"
+import { diagnostic, type Diagnostic, type SourceLocation } from "./diagnostic.ts"
 import type { Result } from "./result.ts"
 import { describeHostError, finish, terminationDiagnostic, timeoutDiagnostic, uncaughtDiagnostic, type Ending } from "./run-ending.ts"
 import { newEntry, type LoopEvent, type RunState } from "./run-state.ts"
@@ -60,6 +60,8 @@ export interface LoopEngine<S> {
   readonly heap?: HeapAccess | undefined
   /** Every line the program logs, once, after the slice that logged it, with its index among the run's lines. */
   readonly onLog?: ((line: string, index: number) => void) | undefined
+  /** Every new host call, before it starts. */
+  readonly onCall?: ((call: { readonly key: string; readonly path: string; readonly location: SourceLocation | undefined }) => void) | undefined
 }
 
 export interface HeapAccess {
@@ -145,6 +147,13 @@ export const runLoop = <S = never>(
       while (run.realm.hostCalls.length > 0) {
         const entry = newEntry(run.realm.hostCalls.shift()!, run.runId, "queued")
         run.calls.set(entry.callId, entry)
+        if (engine.onCall !== undefined) {
+          try {
+            engine.onCall({ key: entry.key, path: entry.request.path, location: run.ledger.locations.get(entry.callId) })
+          } catch {
+            // As with onLog: an observer that fails must not end the run it watches.
+          }
+        }
         yield* startCall(host, entry, events, run.extensions.take(entry.callId))
       }
     })

@@ -21,7 +21,7 @@ import { SnapshotError } from "../snapshot/errors.ts"
 import { fromBytes, toBytes, type Snapshot } from "../snapshot/format.ts"
 import { liveNativeFrame } from "../vm/state.ts"
 import { blockingCalls } from "./calls.ts"
-import { diagnostic } from "./diagnostic.ts"
+import { diagnostic, type SourceLocation } from "./diagnostic.ts"
 import type { Result } from "./result.ts"
 import { runLoop, type LoopEngine } from "./run.ts"
 import { describeHostError, type Ending } from "./run-ending.ts"
@@ -75,6 +75,23 @@ export interface RunObserver {
    * somewhere can recognise a line it was given before a crash when a run continues from an earlier state.
    */
   readonly onLog?: (line: string, index: number) => void
+  /**
+   * Every host call the run admits, just before it starts (before the tool sees it): its key, its path
+   * (`tools.orders.lookup`) and where the program made it, so a host can show the call at its line.
+   */
+  readonly onCall?: (call: AdmittedCall) => void
+}
+
+/**
+ * A host call as `RunObserver.onCall` reports it (non-spec).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface AdmittedCall {
+  readonly key: string
+  readonly path: string
+  readonly location: SourceLocation | undefined
 }
 
 /** Steps per slice while a suspend waits for a point without native frames. */
@@ -192,6 +209,7 @@ export const runSession = (
         attempt: Effect.suspend(() => (liveNativeFrame(s.vm) ? Effect.succeed(undefined) : trySuspend(requests.splice(0)))),
       },
       onLog: observer?.onLog,
+      onCall: observer?.onCall,
     }
     return yield* runLoop(ctx, s, engine, events)
   })

@@ -114,7 +114,9 @@ export type ApiError = BadRequest | Unauthorized | NotFound | Conflict | Payload
 // ---------------------------------------------------------------------------------------------------------------
 // Library models (spec "Results"), as they cross the wire
 
+/** A place in a program's source: 1-based line and column. */
 export const SourceLocation = Schema.Struct({ line: Schema.Int, column: Schema.Int })
+export type SourceLocation = typeof SourceLocation.Type
 
 export const Diagnostic = Schema.Struct({
   kind: Schema.String,
@@ -123,7 +125,8 @@ export const Diagnostic = Schema.Struct({
   path: Schema.optionalKey(Schema.String),
 })
 
-export const ToolCall = Schema.Struct({ path: Schema.String, key: Schema.String })
+/** A call the program made: `location` is where (the service records it when the call is admitted). */
+export const ToolCall = Schema.Struct({ path: Schema.String, key: Schema.String, location: Schema.optionalKey(SourceLocation) })
 
 /** The library's `CodeMode.Result`. */
 export const Result = Schema.Union([
@@ -170,9 +173,15 @@ export const CallState = Schema.Literals(["queued", "running", "started"])
 
 /**
  * A webhook call of a run that has not settled: `running` while it is in flight, `queued` when a suspend
- * interrupted it (it runs again, with the same key, on resume). `path` is the tool's registered path.
+ * interrupted it (it runs again, with the same key, on resume). `path` is the tool's registered path, `location`
+ * where in the program the call was made: the line a suspended run waits on.
  */
-export const PendingCall = Schema.Struct({ key: Schema.String, path: Schema.String, state: CallState })
+export const PendingCall = Schema.Struct({
+  key: Schema.String,
+  path: Schema.String,
+  state: CallState,
+  location: Schema.optionalKey(SourceLocation),
+})
 export type PendingCall = typeof PendingCall.Type
 
 /** Where a forked run started: checkpoint `checkpoint` (its `seq`) of run `run`. */

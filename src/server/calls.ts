@@ -19,7 +19,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
 import { canonical } from "./canonical.ts"
 import type { ServerConfigShape } from "./config.ts"
-import type { ToolBinding } from "./executor.ts"
+import type { CallContext, ToolBinding } from "./executor.ts"
 import { storable } from "./json-guard.ts"
 import { hashKey } from "./keys.ts"
 import type { Metrics } from "./metrics.ts"
@@ -127,14 +127,14 @@ export const makeCalls = (deps: CallDeps) => {
     )
 
   /** A plain or idempotent call: one webhook request (idempotent ones retried on transient failures). */
-  const call = (run: RunCalls, tool: ToolRow, input: unknown, key: string): Effect.Effect<unknown, Error> =>
+  const call = (run: RunCalls, tool: ToolRow, input: unknown, { key, location }: CallContext): Effect.Effect<unknown, Error> =>
     Effect.gen(function* () {
       const prior = yield* replayed(run, tool, key, input)
       if (prior?.state === "settled") return yield* outcomeOf(tool, prior.outcome)
       if (prior?.state === "running" && tool.mode !== "idempotent") {
         return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
-      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input }))
+      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, location }))
       // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
       // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
       if (tool.mode === "idempotent") yield* run.boundary
@@ -149,7 +149,7 @@ export const makeCalls = (deps: CallDeps) => {
    * A durable call's `start`: POSTed once with a one-time callback URL; the reply's `data` is saved with the call
    * and its timeouts begin. A replayed start whose call was already accepted sends nothing.
    */
-  const start = (run: RunCalls, tool: ToolRow, input: unknown, key: string): Effect.Effect<void, Error> =>
+  const start = (run: RunCalls, tool: ToolRow, input: unknown, { key, location }: CallContext): Effect.Effect<void, Error> =>
     Effect.gen(function* () {
       const prior = yield* replayed(run, tool, key, input)
       if (prior?.state === "started" || prior?.state === "settled") return
@@ -157,7 +157,7 @@ export const makeCalls = (deps: CallDeps) => {
         return yield* run.fault(`The start of durable call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
       const token = randomBytes(32).toString("base64url")
-      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token) }))
+      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token), location }))
       const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
       const data = yield* webhooks.start(tool, { key, runId: run.runId, input, callbackUrl }).pipe(
         Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
@@ -225,12 +225,12 @@ export const makeCalls = (deps: CallDeps) => {
         return {
           ...shape,
           mode: "durable",
-          start: (input, { key }) => start(run, tool, input, key),
+          start: (input, context) => start(run, tool, input, context),
           wait: ({ key }) => wait(run, tool, key),
           cancel: ({ key }) => cancel(run, tool, key),
         }
       }
-      return { ...shape, mode: tool.mode, call: (input, { key }) => call(run, tool, input, key) }
+      return { ...shape, mode: tool.mode, call: (input, context) => call(run, tool, input, context) }
     })
 
   return { bindings }

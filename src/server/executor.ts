@@ -15,13 +15,25 @@ import type { CodeMode } from "../index.ts"
 import type { BlockingCall, Limits, Result } from "./api.ts"
 import { validatorFor } from "./tool-schemas.ts"
 
+/** Where in the program's source a call was made (1-based line and column). */
+export interface CallLocation {
+  readonly line: number
+  readonly column: number
+}
+
+/** What a call's binding knows of it: its key, and where the program made it (unknown for a call run again on resume). */
+export interface CallContext {
+  readonly key: string
+  readonly location?: CallLocation | undefined
+}
+
 /** A tool as the service hands it to the library: a JSON Schema signature and the effects that perform the call. */
 export type ToolBinding = ToolShape &
   (
     | {
         /** `idempotent` calls are interrupted on suspend and run again (same key) on resume; `plain` ones block suspend. */
         readonly mode: "plain" | "idempotent"
-        readonly call: (input: unknown, context: { readonly key: string }) => Effect.Effect<unknown, Error>
+        readonly call: (input: unknown, context: CallContext) => Effect.Effect<unknown, Error>
       }
     | {
         /**
@@ -29,7 +41,7 @@ export type ToolBinding = ToolShape &
          * `wait` waits for its result (again after every resume), `cancel` stops it when the run really ends.
          */
         readonly mode: "durable"
-        readonly start: (input: unknown, context: { readonly key: string }) => Effect.Effect<unknown, Error>
+        readonly start: (input: unknown, context: CallContext) => Effect.Effect<unknown, Error>
         readonly wait: (context: { readonly key: string }) => Effect.Effect<unknown, Error>
         readonly cancel: (context: { readonly key: string }) => Effect.Effect<void>
       }
@@ -202,32 +214,37 @@ export type Library = typeof import("../index.ts")
  * The library's tool tree for the service's bindings: flat keys (dots make the nesting), each namespace with a
  * description as an empty `Namespace.make` the tools join, each tool a `Tool.make` with its JSON Schemas (enforced
  * with `tool-schemas.ts` when a run's tools are built, only rendered for the catalog) and an `execute` that performs
- * the call. A failed call
- * reaches the program as a `ToolError`, so the program (and the model) reads what went wrong.
+ * the call, told where the program made it (`locate`, by key). A failed call reaches the program as a `ToolError`,
+ * so the program (and the model) reads what went wrong.
  */
 const toolTree = (
   library: Library,
   tools: ReadonlyArray<ToolBinding>,
   namespaces: ReadonlyArray<NamespaceBinding>,
   enforce: boolean,
+  locate: (key: string) => CallLocation | undefined = () => undefined,
 ) => {
   const { Namespace, Tool, ToolError } = library
   const refusal = (e: Error) => new ToolError({ message: e.message })
   const tree: Record<string, ReturnType<typeof Tool.make> | ReturnType<typeof Namespace.make>> = {}
   for (const n of namespaces) tree[n.path] = Namespace.make({ description: n.description, tools: {} })
+  const located = ({ key }: { readonly key: string }): CallContext => {
+    const location = locate(key)
+    return location === undefined ? { key } : { key, location }
+  }
   for (const t of tools) {
     const execute =
       t.mode === "durable"
         ? // The key travels in the durable data: the library hands `cancel` the data alone.
           Tool.durable({
             start: (input: unknown, context: { readonly key: string }) =>
-              t.start(input, context).pipe(Effect.as({ key: context.key }), Effect.mapError(refusal)),
+              t.start(input, located(context)).pipe(Effect.as({ key: context.key }), Effect.mapError(refusal)),
             wait: (data: { readonly key: string }) => t.wait(data).pipe(Effect.mapError(refusal)),
             cancel: (data: { readonly key: string }) => t.cancel(data),
           })
         : t.mode === "idempotent"
-          ? Tool.idempotent((input: unknown, context: { readonly key: string }) => t.call(input, context).pipe(Effect.mapError(refusal)))
-          : (input: unknown, context: { readonly key: string }) => t.call(input, context).pipe(Effect.mapError(refusal))
+          ? Tool.idempotent((input: unknown, context: { readonly key: string }) => t.call(input, located(context)).pipe(Effect.mapError(refusal)))
+          : (input: unknown, context: { readonly key: string }) => t.call(input, located(context)).pipe(Effect.mapError(refusal))
     tree[t.path] = Tool.make({
       description: t.description,
       input: t.input,
@@ -292,41 +309,66 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
     ),
   })
 
-  const runtimeFor = (spec: { tools: ReadonlyArray<ToolBinding>; namespaces: ReadonlyArray<NamespaceBinding> }, limits?: Limits) =>
+  /**
+   * Where the program made each call, from the library's `onCall` (which hears it before the tool runs) until its
+   * binding reads it: one per program, shared by its runtime's tools and its observer.
+   */
+  const callSites = () => {
+    const sites = new Map<string, CallLocation>()
+    return {
+      onCall: (call: CodeMode.AdmittedCall) => void (call.location !== undefined && sites.set(call.key, call.location)),
+      locate: (key: string) => {
+        const location = sites.get(key)
+        sites.delete(key)
+        return location
+      },
+    }
+  }
+  type CallSites = ReturnType<typeof callSites>
+
+  const runtimeFor = (
+    spec: { tools: ReadonlyArray<ToolBinding>; namespaces: ReadonlyArray<NamespaceBinding> },
+    sites: CallSites,
+    limits?: Limits,
+  ) =>
     CodeMode.make({
       engine: "vm",
       ...(limits === undefined ? {} : { limits }),
       ...(options.snapshotKey === undefined ? {} : { snapshotKey: options.snapshotKey }),
-      tools: toolTree(library, spec.tools, spec.namespaces, true),
+      tools: toolTree(library, spec.tools, spec.namespaces, true, sites.locate),
     }) as CodeMode.VmRuntime
 
   const seeded = (seed: string | undefined) => (seed === undefined ? {} : { seed })
-  const observer = (onLog: OnLog | undefined) => (onLog === undefined ? {} : { onLog })
+  const observer = (onLog: OnLog | undefined, sites: CallSites) => ({ onCall: sites.onCall, ...(onLog === undefined ? {} : { onLog }) })
 
   const program = (spec: ProgramSpec): Effect.Effect<Program> =>
-    Effect.sync(() => adapt(runtimeFor(spec, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...seeded(spec.seed), ...observer(spec.onLog) })))
+    Effect.sync(() => {
+      const sites = callSites()
+      return adapt(runtimeFor(spec, sites, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...seeded(spec.seed), ...observer(spec.onLog, sites) }))
+    })
 
   // A resumed run keeps the limits it was saved with (spec), so none are passed here. Its state is checked when it
   // runs: a state that cannot be resumed fails the run with the SnapshotError's message, or replays the run.
   const resume = (spec: ResumeSpec): Effect.Effect<Program, SnapshotInvalid> => {
     const fork = spec.fork
+    const sites = callSites()
     if (fork !== undefined) {
       // The library checks the outcomes (and their keys against the state) as it makes the program.
       return Effect.try({
         try: () =>
           adapt(
-            runtimeFor(spec).fork(spec.state, {
+            runtimeFor(spec, sites).fork(spec.state, {
               runId: spec.runId,
               outcomes: fork.outcomes,
               ...(fork.limits === undefined ? {} : { limits: fork.limits }),
-              ...observer(spec.onLog),
+              ...observer(spec.onLog, sites),
             }),
           ),
         catch: (e) => new SnapshotInvalid({ detail: messageOf(e) }),
       })
     }
     return Effect.sync(() => {
-      const resumed = runtimeFor(spec).resume(spec.state, observer(spec.onLog))
+      const resumed = runtimeFor(spec, sites).resume(spec.state, observer(spec.onLog, sites))
       const replay = spec.replay
       if (replay === undefined) return adapt(resumed)
       let current = resumed
@@ -335,7 +377,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
           if (!(e instanceof CodeMode.SnapshotError)) return Effect.fail(e)
           // A state that is not signed with this service's key was altered (or forged): it is refused, never replayed.
           if (options.snapshotKey !== undefined && forged(e)) return Effect.fail(e)
-          current = runtimeFor(spec, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...seeded(replay.seed), ...observer(spec.onLog) })
+          current = runtimeFor(spec, sites, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...seeded(replay.seed), ...observer(spec.onLog, sites) })
           return Effect.logWarning(`run ${spec.runId}: its saved state cannot be resumed (${e.message}); replaying it from its code`).pipe(
             Effect.andThen(current.run()),
           )

@@ -42,6 +42,7 @@ import {
   failed,
   forkFingerprint,
   isEventId,
+  listsCalls,
   type ListOptions,
   outcomeView,
   toView,
@@ -129,9 +130,10 @@ export class Runs extends Context.Service<
 
       /** One run as its own answers show it: with its program (lists leave that out: it may be large). */
       const view = Effect.fnUntraced(function* (row: RunRow) {
-        if (row.status !== "suspended" && row.status !== "running") return { ...toView(row), code: row.code }
+        const locations = listsCalls(row) ? (yield* calls.locations([row.id])).get(row.id) : undefined
+        if (row.status !== "suspended" && row.status !== "running") return { ...toView(row, [], locations), code: row.code }
         const pending = yield* calls.pending([row.id])
-        return { ...toView(row, pending.get(row.id)), code: row.code }
+        return { ...toView(row, pending.get(row.id), locations), code: row.code }
       })
 
       const load = Effect.fnUntraced(function* (tenant: string, id: string) {
@@ -304,8 +306,9 @@ export class Runs extends Context.Service<
         })
         const page = rows.slice(0, limit)
         const pending = yield* calls.pending(page.filter((r) => r.status === "suspended" || r.status === "running").map((r) => r.id))
+        const locations = yield* calls.locations(page.filter(listsCalls).map((r) => r.id))
         return {
-          runs: page.map((r) => toView(r, pending.get(r.id))),
+          runs: page.map((r) => toView(r, pending.get(r.id), locations.get(r.id))),
           ...(rows.length > limit ? { nextCursor: page.at(-1)!.seq } : {}),
         }
       })

@@ -105,7 +105,9 @@ describe("replicas as processes", () => {
     await waitForCall((c) => c.json.runId === run.id)
     const suspended = await clientFor(b.url).run((c) => c.runs.suspend({ params: { id: run.id } }))
     expect(suspended.status).toBe("suspended")
-    expect(suspended.pendingCalls).toStrictEqual([{ key: callsFor(run.id)[0]!.json.key, path: "slow.idem", state: "queued" }])
+    expect(suspended.pendingCalls).toStrictEqual([
+      { key: callsFor(run.id)[0]!.json.key, path: "slow.idem", state: "queued", location: { line: 1, column: 17 } },
+    ])
     const resuming = clientFor(b.url).run((c) => c.runs.resume({ params: { id: run.id }, payload: {} }))
     await waitForCall((c) => c.json.runId === run.id, 2)
     const [first, second] = callsFor(run.id)

@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createDatabase, request, ROOT, startReceiver, startReplica, type Replica } from "./helpers.ts"
+import { createDatabase, eventually, request, ROOT, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 const exec = promisify(execFile)
 
@@ -33,16 +33,28 @@ const tools: Record<string, { description: string; input: Record<string, unknown
   "orders.cancel": { description: "Cancel an order", input: { type: "object", properties: { id: { type: "string" } } }, mode: "plain" },
   "users.find": { description: "Find a customer by email", input: { type: "object", properties: { email: { type: "string" } } }, mode: "plain" },
   "search": { description: "A tool named like the route", input: { type: "object" }, mode: "plain" },
+  "orders.fail": { description: "Always fails", input: { type: "object" }, mode: "plain" },
+  "orders.slow": { description: "Answers late", input: { type: "object" }, mode: "idempotent" },
+  "jobs.build": { description: "Builds in the background", input: { type: "object" }, mode: "durable" },
 }
+/** How long orders.slow takes to answer: long while a test suspends a run in the middle of it. */
+let slowMs = 0
 
 beforeAll(async () => {
   db = await createDatabase()
   acme = await keysCreate("acme")
   globex = await keysCreate("globex")
   server = await startReplica({ databaseUrl: db.url })
-  receiver = await startReceiver((call) => ({ json: { output: { path: call.json.path, input: call.json.input } } }))
+  receiver = await startReceiver((call) => {
+    if (call.json.type === "start") return { json: { data: { job: call.json.key } } }
+    if (call.json.type !== "call") return { json: {} }
+    if (call.json.path === "orders.fail") return { status: 500, json: { error: "the order service is down" } }
+    if (call.json.path === "orders.slow") return { delayMs: slowMs, json: { output: "slow answer" } }
+    return { json: { output: { path: call.json.path, input: call.json.input } } }
+  })
   for (const [path, tool] of Object.entries(tools)) {
-    const put = await request(server.url, "PUT", `/v1/tools/${path}`, { ...tool, url: `${receiver.url}/hooks/${path}?v=1`, timeoutMs: 5000 }, acme)
+    const timeoutMs = tool.mode === "durable" ? 600_000 : 30_000
+    const put = await request(server.url, "PUT", `/v1/tools/${path}`, { ...tool, url: `${receiver.url}/hooks/${path}?v=1`, timeoutMs }, acme)
     expect(put.status).toBe(200)
   }
   expect((await request(server.url, "PUT", "/v1/namespaces/users", { description: "Customers and their accounts" }, acme)).status).toBe(200)
@@ -73,7 +85,7 @@ describe("tool search", () => {
     const customers = await get("/v1/tools/search?q=customer%20accounts")
     expect(customers.body.results.map((r: { path: string }) => r.path)).toStrictEqual(["users.find"])
     const orders = (await get("/v1/tools/search?q=cancel%20order")).body.results
-    expect(orders.map((r: { path: string }) => r.path)).toStrictEqual(["orders.cancel", "orders.lookup"])
+    expect(orders[0].path).toBe("orders.cancel")
     expect(orders[0].score).toBeGreaterThan(orders[1].score)
     expect((await get("/v1/tools/search?q=order&limit=1")).body.results).toHaveLength(1)
     expect((await get("/v1/tools/search?q=zebra%20giraffe")).body).toStrictEqual({ results: [] })
@@ -94,7 +106,7 @@ describe("tool search", () => {
       signature: expect.stringContaining("tools.orders.lookup(input"),
       mode: "idempotent",
       host: new URL(receiver.url).host,
-      timeoutMs: 5000,
+      timeoutMs: 30_000,
     })
     expect(catalog.text).not.toContain("whsec_")
     // The tool at the path `search` stays readable through the catalog.
@@ -158,5 +170,97 @@ describe("the run list", () => {
     expect((await get("/v1/runs?tool=orders.lookup", globex)).body).toStrictEqual({ runs: [] })
     expect((await get(`/v1/runs?since=2000-01-01`, globex)).body).toStrictEqual({ runs: [] })
     expect((await get("/v1/runs/with-code", globex)).status).toBe(404)
+  })
+})
+
+describe("where each call was made", () => {
+  /** The 1-based line and column of the first `needle` in `code`. */
+  const at = (code: string, needle: string) => {
+    const before = code.slice(0, code.indexOf(needle)).split("\n")
+    return { line: before.length, column: before.at(-1)!.length + 1 }
+  }
+  const sse = (text: string) =>
+    text
+      .split("\n\n")
+      .map((block) => /^event: (.*)$/m.exec(block)?.[1] === undefined ? undefined : { event: /^event: (.*)$/m.exec(block)![1]!, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) })
+      .filter((e) => e !== undefined)
+
+  it("is in the run's toolCalls, its list entry and its call.started events", async () => {
+    const code = ["const a = await tools.orders.lookup({ id: 'x' })", "const [b] = await Promise.all([", "  tools.users.find({ email: 'e' })])", "return [a, b]"].join("\n")
+    const run = await post("/v1/runs", { id: "located", code })
+    expect(run.body.status).toBe("succeeded")
+    const expected = [
+      { path: "tools.orders.lookup", key: "located:1", location: at(code, "tools.orders") },
+      { path: "tools.users.find", key: "located:2", location: at(code, "tools.users") },
+    ]
+    expect(expected.map((c) => c.location)).toStrictEqual([{ line: 1, column: 17 }, { line: 3, column: 3 }])
+    expect(run.body.result.toolCalls).toStrictEqual(expected)
+    expect((await get("/v1/runs/located")).body.result.toolCalls).toStrictEqual(expected)
+    const listed = (await get("/v1/runs?tool=users.find")).body.runs.find((r: { id: string }) => r.id === "located")
+    expect(listed.result.toolCalls).toStrictEqual(expected)
+    const events = sse((await get("/v1/runs/located/events")).text).filter((e) => e.event === "call.started")
+    expect(events.map((e) => [e.data.key, e.data.path, e.data.location])).toStrictEqual([
+      ["located:1", "orders.lookup", { line: 1, column: 17 }],
+      ["located:2", "users.find", { line: 3, column: 3 }],
+    ])
+  })
+
+  it("marks the line a suspended run waits on, on every replica, and stays through the resume", async () => {
+    const code = ["const before = 1", "const built = await tools.jobs.build({ n: before })", "return built"].join("\n")
+    const run = await post("/v1/runs", { id: "durable-located", code, wait: false })
+    expect(run.status).toBe(202)
+    const key = "durable-located:1"
+    const location = at(code, "tools.jobs")
+    await eventually(async () => {
+      const r = (await get("/v1/runs/durable-located")).body
+      return r.pendingCalls?.[0]?.state === "started" ? r : undefined
+    })
+    const suspended = await post("/v1/runs/durable-located/suspend", undefined)
+    expect(suspended.body.status).toBe("suspended")
+    expect(suspended.body.pendingCalls).toStrictEqual([{ key, path: "jobs.build", state: "started", location }])
+    // Another replica reads it from Postgres.
+    const other = await startReplica({ databaseUrl: db.url })
+    try {
+      const seen = await request(other.url, "GET", "/v1/runs/durable-located", undefined, acme)
+      expect(seen.body.pendingCalls).toStrictEqual([{ key, path: "jobs.build", state: "started", location }])
+      expect(seen.body.code).toBe(code)
+      expect((await request(other.url, "GET", "/v1/runs/durable-located", undefined, globex)).status).toBe(404)
+    } finally {
+      await other.close()
+    }
+    expect((await post(`/v1/calls/${key}/complete`, { ok: true, output: 7 })).status).toBe(200)
+    const done = await post("/v1/runs/durable-located/resume", { wait: true })
+    expect(done.body.status).toBe("succeeded")
+    expect(done.body.result.toolCalls).toStrictEqual([{ path: "tools.jobs.build", key, location }])
+  })
+
+  it("keeps an interrupted idempotent call's location when it runs again on resume", async () => {
+    slowMs = 20_000
+    const code = ["// first a comment", "  return await tools.orders.slow({})"].join("\n")
+    const location = at(code, "tools.orders")
+    expect(location).toStrictEqual({ line: 2, column: 16 })
+    await post("/v1/runs", { id: "slow-located", code, wait: false })
+    await eventually(async () => ((await get("/v1/runs/slow-located")).body.pendingCalls?.length === 1 ? true : undefined))
+    const suspended = await post("/v1/runs/slow-located/suspend", undefined)
+    expect(suspended.body.pendingCalls).toStrictEqual([{ key: "slow-located:1", path: "orders.slow", state: "queued", location }])
+    slowMs = 0
+    const done = await post("/v1/runs/slow-located/resume", { wait: true })
+    expect(done.body.status).toBe("succeeded")
+    expect(done.body.result.toolCalls).toStrictEqual([{ path: "tools.orders.slow", key: "slow-located:1", location }])
+    const started = sse((await get("/v1/runs/slow-located/events")).text).filter((e) => e.event === "call.started")
+    expect(started.map((e) => [e.data.attempt, e.data.location])).toStrictEqual([[1, location], [2, location]])
+  })
+
+  it("a failed run's error points at the throw, or at the call whose failure ended it", async () => {
+    const thrown = ["const a = 1", "if (a) throw new Error('stop here')"].join("\n")
+    const failed = await post("/v1/runs", { code: thrown })
+    expect(failed.body.status).toBe("failed")
+    // An Error's location is where it was made, as V8's stack says.
+    expect(failed.body.result.error).toMatchObject({ kind: "ExecutionFailure", location: at(thrown, "new Error") })
+    const call = ["const x = 1", "const y = await tools.orders.fail({ x })", "return y"].join("\n")
+    const failedCall = await post("/v1/runs", { id: "failed-call", code: call })
+    expect(failedCall.body.status).toBe("failed")
+    expect(failedCall.body.result.error).toMatchObject({ location: at(call, "tools.orders") })
+    expect(failedCall.body.result.toolCalls).toStrictEqual([{ path: "tools.orders.fail", key: "failed-call:1", location: at(call, "tools.orders") }])
   })
 })

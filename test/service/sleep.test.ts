@@ -59,7 +59,7 @@ describe("auto-suspend and auto-resume", () => {
   it("suspends a run waiting on a started durable call, resumes it on the replica that gets the completion", async () => {
     const { id, start } = await startOn(a, `const r = await tools.jobs.build({ n: 1 }); return r.built + 1`)
     const suspended = await status(b, id, "suspended")
-    expect(suspended.pendingCalls).toStrictEqual([{ key: start.json.key, path: "jobs.build", state: "started" }])
+    expect(suspended.pendingCalls).toStrictEqual([{ key: start.json.key, path: "jobs.build", state: "started", location: { line: 1, column: 17 } }])
     expect(await a.activeRuns()).toBe(0)
     const done = await request(b.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: { built: 41 } })
     expect(done.status).toBe(200)

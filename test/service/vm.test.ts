@@ -73,7 +73,8 @@ describe("runs on the VM", () => {
     const call = receiver.calls.find((c) => c.json.path === "orders.lookup")!
     expect(call.json).toMatchObject({ type: "call", path: "orders.lookup", input: { id: "order_42" } })
     expect(call.verified).toBeUndefined()
-    if (r.result?.ok) expect(r.result.toolCalls).toStrictEqual([{ path: "tools.orders.lookup", key: call.json.key }])
+    // With where the program made the call: line 2 (the source starts with a line break), at `tools`.
+    if (r.result?.ok) expect(r.result.toolCalls).toStrictEqual([{ path: "tools.orders.lookup", key: call.json.key, location: { line: 2, column: 27 } }])
   })
 
   it("lets the program read a failed webhook's message", async () => {

@@ -1,6 +1,7 @@
 /**
- * The VM's two non-spec hooks for hosts that keep runs alive across process crashes: `program.checkpoint()` (the
- * state a suspend would save, while the run goes on) and the `onLog` observer (each logged line as it happens).
+ * The VM's non-spec hooks for hosts that keep runs alive across process crashes: `program.checkpoint()` (the
+ * state a suspend would save, while the run goes on), the `onLog` observer (each logged line as it happens) and the
+ * `onCall` observer (each host call as it is admitted, with where the program made it).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Schema } from "effect"
@@ -90,5 +91,45 @@ describe("onLog", () => {
       })
       const outcome = yield* program.run()
       assert.deepStrictEqual(outcome.ok === true && outcome.value, 5)
+    }))
+})
+
+describe("onCall", () => {
+  it.effect("reports each call once, before its tool runs, with its key, path and source location", () =>
+    Effect.gen(function* () {
+      const events: Array<string> = []
+      const double = Tool.make({
+        description: "double",
+        input: N,
+        output: Schema.Number,
+        execute: ({ n }, { key }) => Effect.sync(() => (events.push(`tool ${key}`), n * 2)),
+      })
+      const code = ["const a = await tools.double({ n: 1 })", "const [b, c] = await Promise.all([", "  tools.double({ n: a }),", "    tools.double({ n: 3 })])", "return a + b + c"].join("\n")
+      const program = CodeMode.make({ tools: { double }, engine: "vm" }).program(code, undefined, {
+        runId: "oc",
+        onCall: (call) => events.push(`call ${call.key} ${call.path} ${call.location?.line}:${call.location?.column}`),
+      })
+      const outcome = yield* program.run()
+      assert.deepStrictEqual(outcome.ok === true && outcome.value, 12)
+      assert.deepStrictEqual(events, [
+        "call oc:1 tools.double 1:17",
+        "tool oc:1",
+        "call oc:2 tools.double 3:3",
+        "tool oc:2",
+        "call oc:3 tools.double 4:5",
+        "tool oc:3",
+      ])
+    }))
+
+  it.effect("an observer that throws does not end the run, nor keep the call from its tool", () =>
+    Effect.gen(function* () {
+      const double = Tool.make({ description: "double", input: N, output: Schema.Number, execute: ({ n }) => Effect.succeed(n * 2) })
+      const program = CodeMode.make({ tools: { double }, engine: "vm" }).program(`return await tools.double({ n: 4 })`, undefined, {
+        onCall: () => {
+          throw new Error("observer broke")
+        },
+      })
+      const outcome = yield* program.run()
+      assert.deepStrictEqual(outcome.ok === true && outcome.value, 8)
     }))
 })

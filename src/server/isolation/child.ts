@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import { type Checkpoint, fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
+import { type CallContext, type Checkpoint, fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
 import type { CallOp, ToChild, ToolSpec, ToParent } from "./protocol.ts"
 
 const send = (message: ToParent): void => {
@@ -25,11 +25,11 @@ let nextCall = 0
 const pendingCalls = new Map<number, (effect: Effect.Effect<unknown, Error>) => void>()
 
 /** A call performed by the service; interrupting it here interrupts it there. */
-const remote = (runId: string, path: string, op: CallOp, input: unknown, key: string): Effect.Effect<unknown, Error> =>
+const remote = (runId: string, path: string, op: CallOp, input: unknown, context: CallContext): Effect.Effect<unknown, Error> =>
   Effect.callback<unknown, Error>((resume) => {
     const id = ++nextCall
     pendingCalls.set(id, resume)
-    send({ type: "call", runId, id, path, op, input, key })
+    send({ type: "call", runId, id, path, op, input, key: context.key, ...(context.location === undefined ? {} : { location: context.location }) })
     return Effect.sync(() => {
       if (pendingCalls.delete(id)) send({ type: "abort", id })
     })
@@ -42,11 +42,11 @@ const bindings = (runId: string, tools: ReadonlyArray<ToolSpec>): Array<ToolBind
       ? {
           ...shape,
           mode: "durable",
-          start: (input, { key }) => remote(runId, t.path, "start", input, key),
-          wait: ({ key }) => remote(runId, t.path, "wait", undefined, key),
-          cancel: ({ key }) => Effect.ignore(remote(runId, t.path, "cancel", undefined, key)),
+          start: (input, context) => remote(runId, t.path, "start", input, context),
+          wait: ({ key }) => remote(runId, t.path, "wait", undefined, { key }),
+          cancel: ({ key }) => Effect.ignore(remote(runId, t.path, "cancel", undefined, { key })),
         }
-      : { ...shape, mode: t.mode, call: (input, { key }) => remote(runId, t.path, "call", input, key) }
+      : { ...shape, mode: t.mode, call: (input, context) => remote(runId, t.path, "call", input, context) }
   })
 
 interface Hosted {

@@ -127,7 +127,7 @@ export class Child {
           return this.send({ type: "reply", id: message.id, ok: false, message: `Unknown tool ${message.path}` })
         }
         hosted.callsMade++
-        const context = { key: message.key }
+        const context = message.location === undefined ? { key: message.key } : { key: message.key, location: message.location }
         const effect: Effect.Effect<unknown, Error> =
           tool.mode === "durable"
             ? message.op === "start"

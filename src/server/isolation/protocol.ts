@@ -4,7 +4,7 @@
  * crosses as the bytes it already is and nothing here needs its own encoding.
  */
 import type { BlockingCall, Limits, Result } from "../api.ts"
-import type { Checkpoint, NamespaceBinding, ResumeSpec, Suspended, ToolShape } from "../executor.ts"
+import type { CallLocation, Checkpoint, NamespaceBinding, ResumeSpec, Suspended, ToolShape } from "../executor.ts"
 
 /** A tool as the child sees it: its shape and how it is called; the call itself happens in the service. */
 export interface ToolSpec extends ToolShape {
@@ -48,6 +48,8 @@ export type ToParent =
       readonly op: CallOp
       readonly input: unknown
       readonly key: string
+      /** Where the program made the call (`call` and `start`), when the child knows it. */
+      readonly location?: CallLocation | undefined
     }
   | { readonly type: "abort"; readonly id: number }
   | { readonly type: "log"; readonly runId: string; readonly line: string; readonly index: number }

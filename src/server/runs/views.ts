@@ -1,7 +1,7 @@
 /** How runs look from outside: the `Run` a request answers with, list cursors, request fingerprints. */
 import { createHash } from "node:crypto"
 import type * as Schema from "effect/Schema"
-import type { CallOutcome, CreateRun, ForkRun, PendingCall, Result, Run, RunCheckpoint, RunStatus } from "../api.ts"
+import type { CallOutcome, CreateRun, ForkRun, PendingCall, Result, Run, RunCheckpoint, RunStatus, SourceLocation } from "../api.ts"
 import { canonical } from "../canonical.ts"
 import { hashKey } from "../keys.ts"
 import type { CallWhere as StoredCallWhere } from "../store/calls.ts"
@@ -50,10 +50,27 @@ export const forkFingerprint = (source: string, request: ForkRun): string =>
     )
     .digest("hex")
 
-export const toView = (row: RunRow, pending: ReadonlyArray<PendingCall> = []): Run => ({
+/** The run's result with each recorded call's source location added to its `toolCalls`. */
+const located = (result: Result, locations: ReadonlyMap<string, SourceLocation> | undefined): Result => {
+  if (locations === undefined || locations.size === 0) return result
+  const toolCalls = result.toolCalls.map((c) => {
+    const location = locations.get(c.key)
+    return location === undefined ? c : { ...c, location }
+  })
+  return { ...result, toolCalls }
+}
+
+/** Whether a run's view needs its calls' locations: it has a result that lists calls. */
+export const listsCalls = (row: RunRow): boolean => (row.result?.toolCalls.length ?? 0) > 0
+
+export const toView = (
+  row: RunRow,
+  pending: ReadonlyArray<PendingCall> = [],
+  locations?: ReadonlyMap<string, SourceLocation>,
+): Run => ({
   id: row.id,
   status: row.status,
-  ...(row.result === null ? {} : { result: row.result }),
+  ...(row.result === null ? {} : { result: located(row.result, locations) }),
   ...(pending.length === 0 ? {} : { pendingCalls: pending }),
   ...(row.forkedFrom === null ? {} : { forkedFrom: { run: row.forkedFrom.run, checkpoint: row.forkedFrom.checkpoint } }),
   createdAt: row.createdAt.toISOString(),

@@ -7,7 +7,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as SqlError from "effect/sql/SqlError"
-import type { PendingCall } from "../api.ts"
+import type { PendingCall, SourceLocation } from "../api.ts"
 import type { CancelledCall } from "./runs.ts"
 
 /** A durable call: by key within a tenant, or by the hash of its callback token. */
@@ -35,6 +35,8 @@ export interface NewCall {
   readonly mode: string
   readonly input: unknown
   readonly callbackHash?: string | undefined
+  /** Where the program made the call; a call begun again without one keeps the one recorded. */
+  readonly location?: SourceLocation | undefined
 }
 
 type E<A> = Effect.Effect<A, SqlError.SqlError>
@@ -44,6 +46,8 @@ export class CallStore extends Context.Service<
   {
     /** Unsettled calls of the given runs, oldest first. */
     readonly pending: (runIds: ReadonlyArray<string>) => E<ReadonlyMap<string, ReadonlyArray<PendingCall>>>
+    /** Where each call of the given runs was made, by run and key (calls without a location are left out). */
+    readonly locations: (runIds: ReadonlyArray<string>) => E<ReadonlyMap<string, ReadonlyMap<string, SourceLocation>>>
     /** A call begins (or begins again, for a repeated idempotent call). */
     readonly started: (runId: string, call: NewCall) => E<void>
     /** A durable call's `start` was accepted: its data is saved and it waits for its completion (or its timeouts). */

@@ -70,6 +70,35 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a call keeps where the program made it: in its pending entry, its locations and its call.started event", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const events = yield* EventStore
+          const run = newRun()
+          yield* runs.insert(run)
+          const location = { line: 3, column: 9 }
+          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: {}, location })
+          yield* calls.started(run.id, { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: {} })
+          // Begun again (an interrupted idempotent call on resume) without a location: the recorded one stays.
+          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: {} })
+          const pending = (yield* calls.pending([run.id])).get(run.id)
+          assert.deepStrictEqual(pending, [
+            { key: `${run.id}:1`, path: "slow.echo", state: "running", location },
+            { key: `${run.id}:2`, path: "slow.echo", state: "running" },
+          ])
+          const located = (yield* calls.locations([run.id, "no-such-run"]))
+          assert.deepStrictEqual([...located.keys()], [run.id])
+          assert.deepStrictEqual([...located.get(run.id)!], [[`${run.id}:1`, location]])
+          const started = (yield* events.after(run.id, "0", 100)).filter((e) => e.type === "call.started").map((e) => e.data)
+          assert.deepStrictEqual(started, [
+            { key: `${run.id}:1`, path: "slow.echo", input: {}, attempt: 1, location },
+            { key: `${run.id}:2`, path: "slow.echo", input: {}, attempt: 1 },
+            { key: `${run.id}:1`, path: "slow.echo", input: {}, attempt: 2, location },
+          ])
+        }),
+      )
+
       it.effect("lists the runs that called a tool, and those created in a time window", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

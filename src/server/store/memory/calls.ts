@@ -2,7 +2,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { PendingCall } from "../../api.ts"
+import type { PendingCall, SourceLocation } from "../../api.ts"
 import { type CallWhere, CallStore, type NewCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
@@ -46,8 +46,19 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           for (const c of inOrder(tables.calls.values())) {
             if (!runIds.includes(c.runId) || c.state === "settled") continue
             const list = out.get(c.runId) ?? []
-            list.push({ key: c.key, path: c.path, state: c.state })
+            list.push({ key: c.key, path: c.path, state: c.state, ...(c.location === null ? {} : { location: c.location }) })
             out.set(c.runId, list)
+          }
+          return out
+        }),
+      locations: (runIds) =>
+        Effect.sync(() => {
+          const out = new Map<string, Map<string, SourceLocation>>()
+          for (const c of tables.calls.values()) {
+            if (!runIds.includes(c.runId) || c.location === null) continue
+            const byKey = out.get(c.runId) ?? new Map<string, SourceLocation>()
+            byKey.set(c.key, c.location)
+            out.set(c.runId, byKey)
           }
           return out
         }),
@@ -64,6 +75,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
               state: "running",
               attempts: 1,
               callbackHash: call.callbackHash ?? null,
+              location: call.location ?? null,
               data: undefined,
               outcome: undefined,
               deadlineAt: null,
@@ -77,8 +89,11 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
             c.state = "running"
             c.attempts++
             c.callbackHash = call.callbackHash ?? c.callbackHash
+            c.location = call.location ?? c.location
           }
-          appendEvent(tables, runId, "call.started", { key: call.key, path: call.path, input: call.input ?? null, attempt: c.attempts }, now, callEventKey("call.started", call.key, c.attempts))
+          const where = c.location === null ? {} : { location: c.location }
+          const data = { key: call.key, path: call.path, input: call.input ?? null, attempt: c.attempts, ...where }
+          appendEvent(tables, runId, "call.started", data, now, callEventKey("call.started", call.key, c.attempts))
         }),
       accepted: (runId, key, data, timing) =>
         atomically((now) => {

@@ -6,7 +6,7 @@
  */
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
-import type { Limits, RunStatus } from "../../api.ts"
+import type { Limits, RunStatus, SourceLocation } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
 import type { Control, ForkedFrom } from "../runs.ts"
 import type { ToolRow } from "../tools.ts"
@@ -48,6 +48,7 @@ export interface CallRecord {
   state: "queued" | "running" | "started" | "settled"
   attempts: number
   callbackHash: string | null
+  location: SourceLocation | null
   data: unknown
   outcome: unknown
   deadlineAt: number | null

@@ -4,14 +4,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
-import { CallState, type PendingCall } from "../../api.ts"
+import { CallState, type PendingCall, SourceLocation } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
 import { type CallWhere, CallStore, type DurableTiming, type NewCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
-const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState })
+const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState, location: Schema.NullOr(SourceLocation) })
+const Located = Schema.Struct({ run_id: Schema.String, key: Schema.String, location: SourceLocation })
 const Journal = Schema.Struct({
   path: Schema.String,
   mode: Schema.String,
@@ -46,14 +47,28 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       if (runIds.length === 0) return out
       const rows = yield* decodeRows(Pending)(
         yield* sql`
-          SELECT run_id, key, path, state FROM calls
+          SELECT run_id, key, path, state, location FROM calls
           WHERE run_id IN ${sql.in(runIds)} AND state <> 'settled'
           ORDER BY created_at, key`,
       )
       for (const r of rows) {
         const list = out.get(r.run_id) ?? []
-        list.push({ key: r.key, path: r.path, state: r.state })
+        list.push({ key: r.key, path: r.path, state: r.state, ...(r.location === null ? {} : { location: r.location }) })
         out.set(r.run_id, list)
+      }
+      return out
+    })
+
+    const locations = Effect.fn("CallStore.locations")(function* (runIds: ReadonlyArray<string>) {
+      const out = new Map<string, Map<string, SourceLocation>>()
+      if (runIds.length === 0) return out
+      const rows = yield* decodeRows(Located)(
+        yield* sql`SELECT run_id, key, location FROM calls WHERE run_id IN ${sql.in(runIds)} AND location IS NOT NULL`,
+      )
+      for (const r of rows) {
+        const byKey = out.get(r.run_id) ?? new Map<string, SourceLocation>()
+        byKey.set(r.key, r.location)
+        out.set(r.run_id, byKey)
       }
       return out
     })
@@ -61,15 +76,18 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
     const started = Effect.fn("CallStore.started")(function* (runId: string, call: NewCall) {
       yield* sql`
         WITH c AS (
-          INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash)
+          INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location)
           VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'running', 1,
-                  ${call.callbackHash ?? null})
+                  ${call.callbackHash ?? null}, ${call.location === undefined ? null : json(call.location)})
           ON CONFLICT (run_id, key) DO UPDATE SET state = 'running', attempts = calls.attempts + 1, updated_at = now(),
-            callback_hash = coalesce(excluded.callback_hash, calls.callback_hash)
-          RETURNING run_id, attempts
+            callback_hash = coalesce(excluded.callback_hash, calls.callback_hash),
+            location = coalesce(excluded.location, calls.location)
+          RETURNING run_id, attempts, location
         )
         INSERT INTO events (run_id, type, data, key)
-        SELECT run_id, 'call.started', ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts),
+        SELECT run_id, 'call.started',
+          ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts)
+            || CASE WHEN location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', location) END,
           ${callEventKey("call.started", call.key)}::text || ':' || attempts FROM c
         ON CONFLICT (run_id, key) DO NOTHING`
     })
@@ -220,6 +238,6 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return r === undefined ? undefined : { runId: r.run_id, key: r.key, outcome: r.outcome, completed: false }
     })
 
-    return CallStore.of(retrying({ pending, started, accepted, settled, journal, unsafe, cancelled, heartbeat, expire, outcome, complete }))
+    return CallStore.of(retrying({ pending, locations, started, accepted, settled, journal, unsafe, cancelled, heartbeat, expire, outcome, complete }))
   }),
 )
