@@ -123,8 +123,9 @@ describe("a replica killed with SIGKILL mid-run", () => {
       `The replica executing run ${id} stopped while calls that cannot be repeated safely were in progress: tools.slow.write (${inFlight.json.key})`,
     )
     expect(callsOf(id, "slow.write")).toHaveLength(1)
-    // The call was sent: the Result lists it, from the journal (the program that admitted it died with its replica).
-    expect(done.result.toolCalls).toStrictEqual([{ path: "tools.slow.write", key: inFlight.json.key }])
+    // The call was sent: the Result lists it, from the journal (the program that admitted it died with its replica),
+    // with where the dead replica's program made it.
+    expect(done.result.toolCalls).toStrictEqual([{ path: "tools.slow.write", key: inFlight.json.key, location: { line: 1, column: 7 } }])
   }, 60_000)
 
   it("streams each event once: the lines and calls the dead replica wrote are not written again", async () => {
