@@ -185,7 +185,7 @@ describe("where each call was made", () => {
       .map((block) => /^event: (.*)$/m.exec(block)?.[1] === undefined ? undefined : { event: /^event: (.*)$/m.exec(block)![1]!, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) })
       .filter((e) => e !== undefined)
 
-  it("is in the run's toolCalls, its list entry and its call.started events", async () => {
+  it("is in the run's toolCalls, its list entry, its call.started events and its final event", async () => {
     const code = ["const a = await tools.orders.lookup({ id: 'x' })", "const [b] = await Promise.all([", "  tools.users.find({ email: 'e' })])", "return [a, b]"].join("\n")
     const run = await post("/v1/runs", { id: "located", code })
     expect(run.body.status).toBe("succeeded")
@@ -198,7 +198,9 @@ describe("where each call was made", () => {
     expect((await get("/v1/runs/located")).body.result.toolCalls).toStrictEqual(expected)
     const listed = (await get("/v1/runs?tool=users.find")).body.runs.find((r: { id: string }) => r.id === "located")
     expect(listed.result.toolCalls).toStrictEqual(expected)
-    const events = sse((await get("/v1/runs/located/events")).text).filter((e) => e.event === "call.started")
+    const history = sse((await get("/v1/runs/located/events")).text)
+    expect(history.find((e) => e.event === "run.succeeded")!.data.result.toolCalls).toStrictEqual(expected)
+    const events = history.filter((e) => e.event === "call.started")
     expect(events.map((e) => [e.data.key, e.data.path, e.data.location])).toStrictEqual([
       ["located:1", "orders.lookup", { line: 1, column: 17 }],
       ["located:2", "users.find", { line: 3, column: 3 }],

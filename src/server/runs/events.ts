@@ -13,10 +13,11 @@ import type * as SqlError from "effect/sql/SqlError"
 import type { RunEvent } from "../api.ts"
 import { ServerConfig } from "../config.ts"
 import { Notifications } from "../notifications.ts"
+import { CallStore } from "../store/calls.ts"
 import { EventStore, type LoggedLine } from "../store/events.ts"
 import { RunStore } from "../store/runs.ts"
 import { RunNotFound } from "./errors.ts"
-import { ended } from "./views.ts"
+import { ended, listsCalls, located } from "./views.ts"
 
 const PAGE = 500
 
@@ -35,11 +36,12 @@ export class RunEvents extends Context.Service<
     readonly close: Effect.Effect<void>
   }
 >()("codemode/server/RunEvents") {
-  static readonly layer: Layer.Layer<RunEvents, never, ServerConfig | RunStore | EventStore | Notifications> = Layer.effect(
+  static readonly layer: Layer.Layer<RunEvents, never, ServerConfig | RunStore | CallStore | EventStore | Notifications> = Layer.effect(
     RunEvents,
     Effect.gen(function* () {
       const config = yield* ServerConfig
       const runs = yield* RunStore
+      const calls = yield* CallStore
       const events = yield* EventStore
       const notifications = yield* Notifications
       let closing = false
@@ -62,8 +64,10 @@ export class RunEvents extends Context.Service<
               const batch = yield* events.after(id, cursor, PAGE)
               for (const e of batch) {
                 const data: Record<string, unknown> = { ...(e.data as Record<string, unknown>), at: e.at.toISOString() }
-                // The final event carries the Result (value or error, logs, tool calls).
-                if ((e.type === "run.succeeded" || e.type === "run.failed") && row?.result != null) data["result"] = row.result
+                // The final event carries the Result (value or error, logs, tool calls with their locations).
+                if ((e.type === "run.succeeded" || e.type === "run.failed") && row?.result != null) {
+                  data["result"] = listsCalls(row) ? located(row.result, (yield* calls.locations([id])).get(id)) : row.result
+                }
                 yield* Queue.offer(queue, { id: e.id, event: e.type, data: JSON.stringify(data) })
                 cursor = e.id
               }

@@ -51,7 +51,7 @@ export const forkFingerprint = (source: string, request: ForkRun): string =>
     .digest("hex")
 
 /** The run's result with each recorded call's source location added to its `toolCalls`. */
-const located = (result: Result, locations: ReadonlyMap<string, SourceLocation> | undefined): Result => {
+export const located = (result: Result, locations: ReadonlyMap<string, SourceLocation> | undefined): Result => {
   if (locations === undefined || locations.size === 0) return result
   const toolCalls = result.toolCalls.map((c) => {
     const location = locations.get(c.key)
