@@ -189,6 +189,11 @@ export class ForkedProperties {
     return this.source
   }
 
+  /** Whether the template's properties have all been copied (the stand-in then only forwards to the copy). */
+  get materialized(): boolean {
+    return this.done
+  }
+
   /**
    * The properties read or written so far, without copying the rest: those the template does not hold as they are
    * (all of them once copied).
@@ -196,6 +201,16 @@ export class ForkedProperties {
   changes(): Iterable<[PropertyKey, Property]> {
     if (this.done) return this.target
     return [...(this.copied ?? []), ...(this.added ?? [])]
+  }
+
+  /** Before the full copy: the template keys read or written so far. */
+  copiedKeys(): Iterable<PropertyKey> {
+    return this.copied?.keys() ?? []
+  }
+
+  /** Before the full copy: the keys the template lacks, in the order they were set, with their properties. */
+  addedEntries(): ReadonlyArray<[PropertyKey, Property]> {
+    return [...(this.added ?? [])]
   }
 
   private copy(p: Property): Property {

@@ -59,6 +59,16 @@ const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Real
     seen.set(x, y)
     if (x instanceof ForkedProperties || y instanceof ForkedProperties) {
       if (x instanceof ForkedProperties && y instanceof ForkedProperties && x.untouched && y.untouched) return x.template === y.template
+      if (x instanceof ForkedProperties && y instanceof ForkedProperties && x.template === y.template && !x.materialized && !y.materialized) {
+        // Two partial copies of one template differ only where either was read or written: the rest is the
+        // template's in both, so neither is copied in full (the global object of a run would twin every global).
+        const xa = x.addedEntries()
+        const ya = y.addedEntries()
+        if (xa.length !== ya.length) return false
+        for (let i = 0; i < xa.length; i++) if (!eq(xa[i]![0], ya[i]![0], false) || !eq(xa[i]![1], ya[i]![1], false)) return false
+        for (const k of new Set([...x.copiedKeys(), ...y.copiedKeys()])) if (!eq(x.get(k), y.get(k), false)) return false
+        return true
+      }
       const xm = x instanceof ForkedProperties ? x.materialize() : x
       const ym = y instanceof ForkedProperties ? y.materialize() : y
       return eq(xm, ym, top)

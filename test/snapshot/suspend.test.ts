@@ -422,4 +422,32 @@ describe("built-ins by name", () => {
       assert.sameMembers(patched, ["%Array.prototype%"])
       assert.deepStrictEqual(value(yield* rt.resume(bytes).run()), [11, true])
     }))
+
+  it.effect("globals a program reads are not saved; globals it sets or replaces are", () =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<number>()
+      const wait = Tool.make({ description: "wait", input: {}, output: Schema.Number, execute: Tool.idempotent(() => Deferred.await(gate)) })
+      const rt = CodeMode.make({ tools: { wait }, engine: "vm" })
+      const save = (code: string) =>
+        Effect.gen(function* () {
+          const p = rt.program(code)
+          const run = yield* Effect.forkChild(p.run())
+          yield* settle
+          const s = suspended(yield* p.suspend())
+          yield* Fiber.join(run)
+          const patched = (s.state.heap.records as ReadonlyArray<{ p?: string }>).flatMap((r) => (r.p === undefined ? [] : [r.p]))
+          return { bytes: CodeMode.toBytes(s.state), patched }
+        })
+      const reads = yield* save(`const m = Math.max(JSON.parse("1"), 0); return m + (await tools.wait())`)
+      assert.deepStrictEqual(reads.patched, [])
+      const writes = yield* save(`
+        globalThis.counter = 1
+        JSON = { fake: true }
+        const n = await tools.wait()
+        return [counter + n, JSON.fake, Object.keys(globalThis).includes("counter")]`)
+      assert.deepStrictEqual(writes.patched, ["%GlobalObject%"])
+      yield* Deferred.succeed(gate, 5)
+      assert.deepStrictEqual(value(yield* rt.resume(reads.bytes).run()), 6)
+      assert.deepStrictEqual(value(yield* rt.resume(writes.bytes).run()), [6, true, true])
+    }))
 })
