@@ -240,6 +240,13 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const message = `Internal error while compiling: ${e instanceof Error ? e.message : String(e)}`
           return Effect.succeed(fail(diagnostic("ExecutionFailure", message), emptyParts))
         }
+        const meter = realm.memory
+        if (meter !== undefined) {
+          interpreter.measureLive = () => {
+            meter.measure([realm, interpreter], memoryBaseline())
+            meter.charge(0)
+          }
+        }
         const engine: LoopEngine<never> = {
           slice: (_saving, interrupt) => {
             interpreter.interruptCheck = interrupt

@@ -78,6 +78,11 @@ export class Interpreter {
     if (this.machine !== undefined) this.machine.steps = 0
   }
 
+  /** Replaces the memory meter's count by a measure of the live heap (`Machine.pollAt` calls it where it can). */
+  set measureLive(f: (() => void) | undefined) {
+    if (this.machine !== undefined) this.machine.measureLive = f
+  }
+
   /**
    * True between jobs when no suspended body holds values in host generators: everything the run holds is then
    * reachable from here.

@@ -132,6 +132,8 @@ export class Frame {
   discardResult = false
   /** Suspended while its host generators hold values the memory meter cannot see (counted in `Machine.holding`). */
   holds = false
+  /** Called from a call at which its caller holds no value in host closures (`Machine.measureAt`). */
+  callerHoldsNothing = false
   constructor(kind: FrameKind, task: Eval<unknown> | undefined, scope: Activation | undefined, constructThis: Value) {
     this.kind = kind
     this.task = task
@@ -144,6 +146,8 @@ export class Frame {
 export const MAX_PLAIN_DEPTH = 96
 /** Steps between two `interruptCheck` calls where evaluation cannot return to the host. */
 const POLL_STEPS = 10_000
+/** The same while the memory meter waits for a measure: the next loop that can take one comes soon. */
+const PRESSURE_POLL_STEPS = 256
 
 export class Machine {
   readonly realm: Realm
@@ -159,6 +163,10 @@ export class Machine {
    * the count then only adds up, which errs towards ending the run.
    */
   holding = 0
+  /** Set by a call whose caller holds nothing (plain.ts `callValue`) for the frame it makes. */
+  callerHoldsNothing = false
+  /** Set by the host when the run has a memory budget: replaces the meter's count by a measure of the live heap. */
+  measureLive: (() => void) | undefined = undefined
   /** Barriers on the frame stack (not calls: left out of the call depth). */
   private barriers = 0
   /** Native Tasks driven on the host stack (calls: counted in the call depth). */
@@ -304,8 +312,26 @@ export class Machine {
 
   /** The step budget ran out where evaluation cannot return to the host: ask the host, then go on. */
   poll(): void {
-    this.steps = POLL_STEPS
+    this.steps = this.realm.memory?.pressure === true ? PRESSURE_POLL_STEPS : POLL_STEPS
     this.interruptCheck?.()
+  }
+
+  /**
+   * `poll` at the end of an iteration of a loop of `a` that holds nothing (program.ts `holdsNothingAt`), where the
+   * memory meter may measure inside a synchronous stretch: when `a` is the running frame, no body is suspended
+   * holding values, no built-in's Task runs on the host stack, and every frame below was called from a call at
+   * which its caller holds nothing, everything the run holds is reachable from the frames (runtime/memory.ts).
+   */
+  pollAt(a: Activation): void {
+    this.poll()
+    if (this.realm.memory?.pressure !== true || this.measureLive === undefined) return
+    const frames = this.frames
+    if (this.holding > 0 || this.hostTasks > 0 || frames[frames.length - 1]?.scope !== a) return
+    for (let i = 0; i < frames.length; i++) {
+      const f = frames[i]!
+      if (f.kind === FrameKind.Native || (i > 0 && f.kind !== FrameKind.Barrier && !f.callerHoldsNothing)) return
+    }
+    this.measureLive()
   }
 
   /** [[Call]] (newTarget undefined) or [[Construct]] of any function: pushes a frame, or delivers a built-in's result. */
@@ -334,6 +360,8 @@ export class Machine {
     const thisValue = newTarget === undefined ? OrdinaryCallBindThis(this.realm, f, thisArg) : constructThis
     const activation = new Activation(this, code, f, thisValue, newTarget, args)
     const frame = new Frame(kind, task ? FunctionBody(activation) : undefined, activation, constructThis)
+    frame.callerHoldsNothing = this.callerHoldsNothing
+    this.callerHoldsNothing = false
     activation.frame = frame
     if (kind === FrameKind.Async) frame.activation = NewAsyncFunctionActivation(this.realm)
     return frame
@@ -504,6 +532,8 @@ export class Machine {
       frame.holds = false
       this.holding--
     }
+    // Whoever resumes it is not the call that made it.
+    frame.callerHoldsNothing = false
     this.frames.push(frame)
     frame.resumeValue = { mode, value } satisfies Resumption
   }

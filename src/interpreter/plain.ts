@@ -191,8 +191,11 @@ const binary = (a: Activation, op: string, l: Value, r: Value): Value => {
 
 const toNumeric = (a: Activation, v: Value): number | bigint => (v instanceof JSObject ? a.m.slow(ToNumeric(a.realm, v)) : toNumericPrimitive(v))
 
-/** CallFunction, on the host stack. */
-export const callValue = (a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string): Value => {
+/**
+ * CallFunction, on the host stack. `holdsNothing`: the caller holds no value in host closures while the call runs
+ * (program.ts `holdsNothingAt`), which the callee's frame records for the memory meter (machine.ts `measureAt`).
+ */
+export const callValue = (a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string, holdsNothing = false): Value => {
   const m = a.m
   m.steps--
   if (f instanceof NativeFunction && !f.isTaskImpl) {
@@ -201,7 +204,13 @@ export const callValue = (a: Activation, f: Value, thisArg: Value, args: Readonl
     return isHostObject(r) ? m.runTask(r as Task<Value>) : (r as Value)
   }
   if (!IsCallable(f)) throwTypeError(`${typeof callee === "string" ? callee : calleeText(callee)} is not a function`)
-  return m.callSync(f, thisArg, args, undefined)
+  if (!holdsNothing) return m.callSync(f, thisArg, args, undefined)
+  m.callerHoldsNothing = true
+  try {
+    return m.callSync(f, thisArg, args, undefined)
+  } finally {
+    m.callerHoldsNothing = false
+  }
 }
 
 const fallback = (node: Expr): Code => (a) => a.m.drive(Evaluate(a, node, true))
@@ -401,6 +410,7 @@ function call(p: Program, node: ESTree.CallExpression): Code {
   const start = node.start ?? 0
   const callee = node.callee as Expr
   const args = argumentList(p, node.arguments)
+  const holdsNothing = p.holdsNothingAt(node)
   if (callee.type === "MemberExpression") {
     const calleeStart = callee.start ?? 0
     const propertyStart = callee.property.start ?? 0
@@ -416,7 +426,7 @@ function call(p: Program, node: ESTree.CallExpression): Code {
       a.offset = start
       const values = args(a)
       a.offset = start
-      return callValue(a, f, base, values, callee)
+      return callValue(a, f, base, values, callee, holdsNothing)
     }
   }
   const fn = expression(p, callee)
@@ -426,7 +436,7 @@ function call(p: Program, node: ESTree.CallExpression): Code {
     a.offset = start
     const values = args(a)
     a.offset = start
-    return callValue(a, f, undefined, values, callee)
+    return callValue(a, f, undefined, values, callee, holdsNothing)
   }
 }
 
@@ -843,6 +853,7 @@ function whileLoop(p: Program, node: ESTree.WhileStatement, labels: ReadonlyArra
   const start = node.start ?? 0
   const test = expression(p, node.test)
   const body = statement(p, node.body, NO_LABELS)
+  const holdsNothing = p.holdsNothingAt(node)
   return (a) => {
     a.offset = start
     resetCompletion(a)
@@ -851,7 +862,7 @@ function whileLoop(p: Program, node: ESTree.WhileStatement, labels: ReadonlyArra
       const next = loopContinues(body(a), labels)
       if (next === "exit") return undefined
       if (next !== "next") return next
-      if (--m.steps <= 0) m.poll()
+      if (--m.steps <= 0) holdsNothing ? m.pollAt(a) : m.poll()
     }
     return undefined
   }
@@ -873,6 +884,7 @@ function forLoop(p: Program, node: ESTree.ForStatement, labels: ReadonlyArray<st
   const test = node.test === null ? undefined : expression(p, node.test)
   const updateCode = node.update === null ? undefined : expression(p, node.update)
   const body = statement(p, node.body, NO_LABELS)
+  const holdsNothing = p.holdsNothingAt(node)
   return (a) => {
     a.offset = start
     resetCompletion(a)
@@ -889,7 +901,7 @@ function forLoop(p: Program, node: ESTree.ForStatement, labels: ReadonlyArray<st
         if (next !== "next") return next
         if (perIteration) copyEnv(a)
         if (updateCode !== undefined) updateCode(a)
-        if (--m.steps <= 0) m.poll()
+        if (--m.steps <= 0) holdsNothing ? m.pollAt(a) : m.poll()
       }
     } finally {
       a.env = outer

@@ -62,7 +62,10 @@ export class Program {
   readonly compiledBodies = new Map<FunctionCode, unknown>()
   /** Nodes containing a suspension point of their own function (await, yield, for await, async generator return). */
   private readonly suspending = new Set<ESTree.Node>()
-  /** The `await` expressions at which a suspended body holds no value of its own (`markHoldingNothing`). */
+  /**
+   * The `await` expressions, calls and loops at which the host generators and closures evaluating a body hold no
+   * value of its own (`markHoldingNothing`).
+   */
   private readonly holdingNothing = new Set<ESTree.Node>()
 
   constructor(program: InterpreterProgram, analysis: ScopeAnalysis) {
@@ -88,8 +91,11 @@ export class Program {
     markHoldingNothing(program.ast, this.holdingNothing)
   }
 
-  /** Whether a body suspended at this `await` holds nothing the memory meter cannot see (machine.ts `holding`). */
-  holdsNothingAt(node: ESTree.AwaitExpression): boolean {
+  /**
+   * Whether a body suspended at this `await`, calling at this call, or at the end of an iteration of this loop,
+   * holds nothing the memory meter cannot see (machine.ts `holding`, `measureAt`).
+   */
+  holdsNothingAt(node: ESTree.AwaitExpression | ESTree.CallExpression | ESTree.Statement): boolean {
     return this.holdingNothing.has(node)
   }
 
@@ -150,13 +156,15 @@ export class Program {
 }
 
 /**
- * Marks the `await` expressions at which a suspended body holds no value in the host generators evaluating it, so
- * everything it holds is in its activation (environment, arguments), which the memory meter's measure reaches.
- * Such an `await` is a whole expression statement, a variable's initializer, the right side of an assignment to
- * a name, or a returned expression (an arrow's concise body too), in statements that hold nothing while their
- * parts run: blocks, `if`, `while`, `do`, `for (;;)`, labels, and the block of a `try`. Elsewhere a value
- * evaluated before the `await` (an array element, an operand, a `for of` iterator, a caught exception) waits in
- * a host local, out of the measure's sight.
+ * Marks the `await` expressions and calls at which a body holds no value in the host generators or closures
+ * evaluating it, so everything it holds is in its activation (environment, arguments, `this`), which the memory
+ * meter's measure reaches; and the loops at the end of whose iterations it holds none. Such an `await` or call is
+ * a whole expression statement, a variable's initializer, the right side of an assignment to a name, or a
+ * returned expression (an arrow's concise body too), or what is evaluated first in one (an object, a callee, a
+ * left operand, a test: `f().length`, `(await p).x`); such a loop is a `while`,
+ * `do` or `for (;;)` statement. Either sits in statements that hold nothing while their parts run: blocks, `if`,
+ * those loops, labels, and the block of a `try`. Elsewhere a value evaluated before (an array element, an operand,
+ * a `for of` iterator, a caught exception) waits in a host local, out of the measure's sight.
  */
 function markHoldingNothing(node: ESTree.Node, out: Set<ESTree.Node>): void {
   if (node.type === "Program") for (const s of node.body) statementHoldingNothing(s as ESTree.Statement, out)
@@ -189,6 +197,8 @@ function statementHoldingNothing(node: ESTree.Statement, out: Set<ESTree.Node>):
     case "WhileStatement":
     case "DoWhileStatement":
     case "ForStatement":
+      out.add(node)
+      return statementHoldingNothing(node.body, out)
     case "LabeledStatement":
       return statementHoldingNothing(node.body, out)
     case "TryStatement":
@@ -199,8 +209,34 @@ function statementHoldingNothing(node: ESTree.Statement, out: Set<ESTree.Node>):
 }
 
 function expressionHoldingNothing(node: ESTree.Node, out: Set<ESTree.Node>): void {
-  if (node.type === "AwaitExpression") out.add(node)
-  else if (node.type === "AssignmentExpression" && node.operator === "=" && node.left.type === "Identifier") expressionHoldingNothing(node.right, out)
+  switch (node.type) {
+    case "CallExpression":
+      out.add(node)
+      if (node.callee.type !== "Super") expressionHoldingNothing(node.callee.type === "MemberExpression" ? node.callee.object : node.callee, out)
+      return
+    case "AwaitExpression":
+      out.add(node)
+      return expressionHoldingNothing(node.argument, out)
+    case "AssignmentExpression":
+      if (node.operator === "=" && node.left.type === "Identifier") expressionHoldingNothing(node.right, out)
+      return
+    // What is evaluated first, before anything is held: an object, a left operand, a test, an argument.
+    case "MemberExpression":
+      if (node.object.type !== "Super") expressionHoldingNothing(node.object, out)
+      return
+    case "BinaryExpression":
+    case "LogicalExpression":
+      if (node.left.type !== "PrivateIdentifier") expressionHoldingNothing(node.left, out)
+      return
+    case "UnaryExpression":
+      return expressionHoldingNothing(node.argument, out)
+    case "ConditionalExpression":
+      return expressionHoldingNothing(node.test, out)
+    case "SequenceExpression":
+      return expressionHoldingNothing(node.expressions[0]!, out)
+    default:
+      return
+  }
 }
 
 /**
