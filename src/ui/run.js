@@ -1,18 +1,10 @@
 // One run: its status and timings, its source with each tool call's line marked (and the line it is suspended on,
 // or the error's line), the timeline of its events followed live, its result, logs and warnings, and the buttons
-// that steer it (suspend, resume, cancel, fork from a call with an edited outcome when the service can fork).
+// that steer it (suspend, resume, cancel, and fork from a call with an edited outcome).
 import { useEffect, useRef, useState } from "./vendor/hooks.mjs"
 import { api, follow } from "./api.js"
 import { Timeline } from "./timeline.js"
 import { Code, ENDED, Failure, Json, Status, Time, duration, html } from "./view.js"
-
-/** Whether this service has `POST /v1/runs/{id}/fork`: its OpenAPI document says so. */
-let forkable
-const canFork = () =>
-  (forkable ??= fetch("/openapi.yaml").then(
-    (r) => (r.ok ? r.text() : ""),
-    () => "",
-  ).then((t) => t.includes("/v1/runs/{id}/fork:")))
 
 /**
  * The line of each call: its recorded location when the service records one; otherwise the first line of the
@@ -56,9 +48,9 @@ const ForkForm = ({ run, row, checkpoint, onCancel }) => {
   const id = `fork-${row.key}`
   return html`<form class="fork" onSubmit=${submit}>
     <label for=${id}>Outcome of ${row.path} in the new run (<code>{"ok": true, "value": …}</code> or <code>{"ok": false, "error": {"message": …}}</code>)</label>
-    <textarea id=${id} rows="5" spellcheck="false" value=${text} onInput=${(e) => setText(e.currentTarget.value)}></textarea>
+    <textarea id=${id} rows="8" spellcheck="false" value=${text} onInput=${(e) => setText(e.currentTarget.value)}></textarea>
     <${Failure} error=${error} />
-    <button type="submit">Fork the run</button> <button type="button" onClick=${onCancel}>Cancel</button>
+    <div class="fork-actions"><button type="submit" class="primary">Fork the run</button><button type="button" onClick=${onCancel}>Discard</button></div>
   </form>`
 }
 
@@ -69,7 +61,6 @@ export const RunPage = ({ id }) => {
   const [busy, setBusy] = useState(false)
   const [checkpoints, setCheckpoints] = useState([])
   const [forking, setForking] = useState(undefined)
-  const [fork, setFork] = useState(false)
   const reload = useRef(undefined)
   const path = `/v1/runs/${encodeURIComponent(id)}`
 
@@ -83,7 +74,6 @@ export const RunPage = ({ id }) => {
       timer = setTimeout(refresh, 150)
     }
     refresh()
-    canFork().then((yes) => stop.signal.aborted || setFork(yes))
     ;(async () => {
       let last
       // The stream ends when the run has ended; it also ends when its replica shuts down: then follow it again.
@@ -98,9 +88,11 @@ export const RunPage = ({ id }) => {
     return () => (stop.abort(), clearTimeout(timer))
   }, [id])
 
+  // The kept states a fork can start from: read again when the run's status or its number of calls changes.
+  const calls = events.filter((e) => e.event === "call.started").length
   useEffect(() => {
-    if (fork && run !== undefined) api("GET", `${path}/checkpoints`).then((c) => setCheckpoints(c.checkpoints), () => setCheckpoints([]))
-  }, [fork, run?.status, events.length])
+    if (run !== undefined) api("GET", `${path}/checkpoints`).then((c) => setCheckpoints(c.checkpoints), () => setCheckpoints([]))
+  }, [run?.status, calls])
 
   const act = (action) => async () => {
     setBusy(true)
@@ -119,8 +111,9 @@ export const RunPage = ({ id }) => {
   const result = run.result
   const logs = result?.logs ?? events.filter((e) => e.event === "log").map((e) => e.data.line)
   const forkButton = (row) => {
-    // The state in which this call was still in flight: a fork from it gets the edited outcome for the call.
-    const checkpoint = checkpoints.findLast((k) => k.after?.key === row.key && k.after.outcome === null)
+    // A state kept while this call was in flight (taken as it was sent: before it settled); a fork from it gets
+    // the edited outcome for the call. A checkpoint's `after.outcome` is the call's outcome now, so time tells.
+    const checkpoint = checkpoints.find((k) => k.after?.key === row.key && (row.end === undefined || Date.parse(k.createdAt) <= row.end))
     if (checkpoint === undefined) return null
     return forking === row.key
       ? html`<${ForkForm} run=${run} row=${row} checkpoint=${checkpoint} onCancel=${() => setForking(undefined)} />`
@@ -132,8 +125,8 @@ export const RunPage = ({ id }) => {
       <div><dt>Created</dt><dd><${Time} at=${run.createdAt} /></dd></div>
       <div><dt>${ended ? "Ended" : "Updated"}</dt><dd><${Time} at=${run.updatedAt} /></dd></div>
       ${ended && html`<div><dt>Took</dt><dd>${duration(Date.parse(run.updatedAt) - Date.parse(run.createdAt))}</dd></div>`}
-      <div><dt>Tool calls</dt><dd>${result?.toolCalls.length ?? events.filter((e) => e.event === "call.started").length}</dd></div>
-      ${run.forkedFrom !== undefined && html`<div><dt>Forked from</dt><dd><a href=${`#/runs/${encodeURIComponent(run.forkedFrom.run)}`}>${run.forkedFrom.run}</a></dd></div>`}
+      <div><dt>Tool calls</dt><dd>${result?.toolCalls.length ?? calls}</dd></div>
+      ${run.forkedFrom !== undefined && html`<div><dt>Forked from</dt><dd><a href=${`#/runs/${encodeURIComponent(run.forkedFrom.run)}`}>${run.forkedFrom.run}</a>, checkpoint ${run.forkedFrom.checkpoint}</dd></div>`}
     </dl>
     <div class="actions" role="group" aria-label="Steer the run">
       <button type="button" disabled=${busy || run.status !== "running"} onClick=${act("suspend")}>Suspend</button>
@@ -163,7 +156,7 @@ export const RunPage = ({ id }) => {
     </div>
     <section aria-labelledby="timeline-title">
       <h2 id="timeline-title">Timeline</h2>
-      <${Timeline} events=${events} live=${!ended} fork=${fork ? forkButton : undefined} />
+      <${Timeline} events=${events} live=${!ended} fork=${forkButton} />
     </section>
   </article>`
 }

@@ -62,7 +62,7 @@ const label = (row) =>
         ? html`log <span class="log-text">${row.text}</span>`
         : row.event.replace(/^run\./, "")
 
-/** `live`: the run goes on, so open bars grow to now. `fork(row)`: what a call's fork button does (absent: none). */
+/** `live`: the run goes on, so open bars grow to now. `fork(row)`: a call's fork button, or null. */
 export const Timeline = ({ events, live, fork }) => {
   const [now, setNow] = useState(Date.now())
   useEffect(() => {
@@ -96,7 +96,7 @@ export const Timeline = ({ events, live, fork }) => {
           html`<div class="row-detail">
             <div><h4>Input</h4><${Json} value=${row.input} /></div>
             <${Outcome} outcome=${row.outcome} />
-            ${fork !== undefined && fork(row)}
+            ${fork(row)}
           </div>`}
         </li>`
       })}

@@ -84,6 +84,7 @@ beforeAll(async () => {
   await register(acme, "mail.send", "Sends an email to a customer", `${receiver.url}/mail`)
   await register(acme, "shipping.book", "Books a courier; answers later (a durable job)", `${receiver.url}/ship`, "durable")
   await register(acme, "reports.build", "Builds a slow report", slow.url, "idempotent")
+  await register(acme, "inventory.count", "Counts the stock of an item", `${receiver.url}/inventory`, "idempotent")
   expect((await api(acme, "PUT", "/v1/namespaces/orders", { description: "The shop's orders" })).status).toBe(200)
   browser = await chromium.launch({ executablePath: CHROMIUM })
 })
@@ -184,10 +185,34 @@ describe("the run inspector", () => {
     await close(page)
   })
 
+  it("forks a run from a call with an edited outcome, and opens the new run", async () => {
+    const code = `const stock = await tools.inventory.count({ id: "sku-1" })\nreturn stock.status`
+    const run = await api(acme, "POST", "/v1/runs", { code, id: "stock-check" })
+    expect(run.body.result.value).toBe("shipped")
+    const page = await open(acme, "#/runs/stock-check")
+    const call = page.locator(".row-call").filter({ hasText: "inventory.count" })
+    await call.getByRole("button", { name: "Fork from this call…" }).click()
+    const outcome = call.getByLabel(/Outcome of inventory.count/)
+    expect(JSON.parse(await outcome.inputValue())).toStrictEqual({ ok: true, value: { id: "sku-1", status: "shipped" } })
+    await outcome.fill(JSON.stringify({ ok: true, value: { id: "sku-1", status: "lost" } }, null, 2))
+    await shot(page, "fork")
+    await call.getByRole("button", { name: "Fork the run" }).click()
+    await page.getByRole("link", { name: "stock-check" }).waitFor()
+    await page.locator("h1 .status-succeeded").waitFor()
+    expect(JSON.parse(await page.locator('section[aria-labelledby="result-title"] pre.json').innerText())).toBe("lost")
+    const forked = decodeURIComponent(new URL(page.url()).hash.slice("#/runs/".length))
+    expect(forked).not.toBe("stock-check")
+    expect((await api(acme, "GET", `/v1/runs/${forked}`)).body).toMatchObject({ forkedFrom: { run: "stock-check" }, result: { ok: true, value: "lost" } })
+    // The edited outcome answered the call: the fork sent nothing to the tool, and the source run is unchanged.
+    expect(receiver.calls.filter((c) => c.json.runId === forked)).toStrictEqual([])
+    expect((await api(acme, "GET", "/v1/runs/stock-check")).body.result.value).toBe("shipped")
+    await close(page)
+  })
+
   it("finds a tool by search on the tools page, with its signature and registration, never its secret", async () => {
     const page = await open(acme, "#/tools")
     await page.locator('[data-tool="orders.lookup"]').waitFor()
-    expect(await page.locator(".tool").count()).toBe(5)
+    expect(await page.locator(".tool").count()).toBe(6)
     await shot(page, "tools")
     await page.getByLabel("Search", { exact: true }).fill("card")
     await page.getByRole("button", { name: "Search", exact: true }).click()
