@@ -146,13 +146,16 @@ describe("the run inspector", () => {
   })
 
   it("shows the line a durable run is suspended on, and follows it live to its end", async () => {
-    const code = `const order = await tools.orders.lookup({ id: "order_9" })\nconst booking = await tools.shipping.book({ id: order.id })\nreturn booking.courier`
+    // The comment names the call too: the line marked is where the service says the call was made.
+    const code = `// look the order up, then book(one) courier\nconst order = await tools.orders.lookup({ id: "order_9" })\nconst booking = await tools.shipping.book({ id: order.id })\nreturn booking.courier`
     const run = await api(acme, "POST", "/v1/runs", { code, wait: false })
     const id = run.body.id
     const page = await open(acme, `#/runs/${id}`)
     await page.locator("h1 .status-suspended").waitFor()
-    await sourceLine(page, 2).and(page.locator(".mark-suspended")).waitFor()
-    await expect(sourceLine(page, 2).innerText()).resolves.toContain("suspended here, waiting for shipping.book")
+    await sourceLine(page, 3).and(page.locator(".mark-suspended")).waitFor()
+    expect(await page.locator(".mark-suspended").count()).toBe(1)
+    await expect(sourceLine(page, 3).innerText()).resolves.toContain("suspended here, waiting for shipping.book")
+    await expect(page.locator(".row-call").filter({ hasText: "shipping.book" }).locator(".where").innerText()).resolves.toBe("line 3")
     await page.locator(".row-suspension").first().waitFor()
     await shot(page, "suspended-run")
 
