@@ -252,8 +252,8 @@ export type ForkRun = typeof ForkRun.Type
  * One Server-Sent Event of a run's history (`GET /v1/runs/{id}/events`): `id` is the event's number within its run
  * (1, 2, 3 …; send it back as `Last-Event-ID` to continue after it), `event` its type — `run.created`, `run.suspended`, `run.resumed`,
  * `run.succeeded`, `run.failed`, `run.cancelled`, `call.started`, `call.settled` — and `data` a JSON object with
- * the details and `at` (ISO time) — `call.started` has the call's `key`, `path` and `input`, `call.settled` its
- * `outcome`; the final `run.succeeded` / `run.failed` carries the `result` (with its logs).
+ * the details and `at` (ISO time) — `run.created` of a fork has its `forkedFrom`, `call.started` the call's `key`,
+ * `path` and `input`, `call.settled` its `outcome`; the final `run.succeeded` / `run.failed` carries the `result` (with its logs).
  */
 export const RunEvent = Schema.Struct({ id: Schema.String, event: Schema.String, data: Schema.String }).annotate({
   identifier: "RunEvent",

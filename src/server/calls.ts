@@ -178,19 +178,19 @@ export const makeCalls = (deps: CallDeps) => {
     }).pipe(during(run.busy(1), run.busy(-1)))
 
   /**
-   * Waits until the call has settled (completed or timed out, on any replica): on every notice, and on a poll. A fork
-   * of a state in which a durable call had started (the key is the forked run's) cannot wait for it: its job belongs
-   * to that run, which alone is told when it completes. The fork must answer it (`outcomes`); otherwise it fails.
+   * A fork of a state in which a durable call had started (the key is the forked run's) cannot wait for it: its job
+   * belongs to that run, which alone is told when it completes. The fork must answer it (`outcomes`), or it fails.
    */
   const wait = (run: RunCalls, tool: ToolRow, key: string): Effect.Effect<unknown, Error> =>
-    !key.startsWith(`${run.runId}:`)
-      ? Effect.fail(
-          new Error(
-            `Durable call ${key} (tools.${tool.path}) was started by the run this one was forked from; ` +
-              "a fork answers such a call with `outcomes`",
-          ),
+    key.startsWith(`${run.runId}:`)
+      ? awaitSettled(run, tool, key)
+      : Effect.fail(
+          new Error(`Durable call ${key} (tools.${tool.path}) was started by the run this one was forked from; a fork answers such a call with \`outcomes\``),
         )
-      : Effect.scoped(
+
+  /** Waits until the call has settled (completed or timed out, on any replica): on every notice, and on a poll. */
+  const awaitSettled = (run: RunCalls, tool: ToolRow, key: string): Effect.Effect<unknown, Error> =>
+    Effect.scoped(
       Effect.gen(function* () {
         const subscription = yield* notifications.subscribe
         const noticeFor = Effect.gen(function* () {
