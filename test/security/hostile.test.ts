@@ -30,6 +30,10 @@ const PROGRAMS: Record<string, string> = {
   "normalize of a huge string": `const s = "\\uFDFA".repeat(2 ** 23); for (;;) s.normalize("NFKD")`,
   "console.dir of a shared graph": `let o = {}; for (let i = 0; i < 40; i++) o = { a: o, b: o }; console.dir(o, { depth: Infinity })`,
   "ArrayBuffer.prototype.slice of big buffers": `const b = new ArrayBuffer(2 ** 28); const kept = []; for (let i = 0; i < 12; i++) kept.push(b.slice(0)); for (;;) b.slice(0)`,
+  // A backreference keeps V8's backtracking engine: the interruptible matcher runs it instead.
+  "a backtracking regex with a backreference": `return /^(a+)+\\1?$/.test("a".repeat(34) + "b")`,
+  // Each concatenation is flattened by the host when read: 128 MB a step, garbage at once.
+  "flattened copies of a long string": `const big = "a".repeat(2 ** 26); const kept = []; for (let i = 0; ; i++) kept.push((big + i).charCodeAt(1))`,
   "RegExp Symbol.replace with an exec of a huge length": `return RegExp.prototype[Symbol.replace].call({ exec() { return { length: 2 ** 32 - 1, index: 0, 0: "a" } }, flags: "" }, "abc", "x")`,
   "RegExp Symbol.split with an exec of a huge length": `let n = 0; return RegExp.prototype[Symbol.split].call({ constructor: { [Symbol.species]: function () { return { exec() { return n++ ? null : { length: 2 ** 32 - 1, index: 0, 0: "a" } }, lastIndex: 0, flags: "" } } }, flags: "" }, "abc")`,
 }
