@@ -2,7 +2,7 @@
  * The service signs run states with its key (CODEMODE_SNAPSHOT_KEY; snapshot-key.ts) and seals each run row —
  * code, limits, tools filter, seed, tenant, id and saved state (row-seal.ts): a run whose row was altered in the
  * database, field by field, is refused when it is resumed, woken or taken over, and fails saying so without
- * calling anything; the same run untouched resumes. A run's memory budget defaults to CODEMODE_MAX_MEMORY_BYTES
+ * calling anything; the same run untouched resumes. A kept checkpoint changed in the database is not forked. A run's memory budget defaults to CODEMODE_MAX_MEMORY_BYTES
  * and survives a suspend.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -90,6 +90,19 @@ describe("signed run states", () => {
     const sealer = RowSeal.make(TEST_SNAPSHOT_KEY)
     expect(row!.seal).toBe(sealer.seal(row!, row!.snapshot))
     for (const k of kept) expect(k.seal).toBe(sealer.seal(row!, k.snapshot))
+  })
+
+  it("refuses to fork a kept checkpoint changed in the database, and forks it untouched", async () => {
+    const id = await suspended(code)
+    const [kept] = await sqlOn<{ seq: number }>(db.url, "SELECT max(seq) AS seq FROM checkpoints WHERE run_id = $1", [id])
+    await sqlOn(db.url, "UPDATE checkpoints SET snapshot = snapshot || '\\x20'::bytea WHERE run_id = $1 AND seq = $2", [id, kept!.seq])
+    const refused = await request(server.url, "POST", `/v1/runs/${id}/fork`, { at: kept!.seq, wait: false })
+    expect(refused.status).toBe(409)
+    expect(refused.body.error.kind).toBe("CheckpointRefused")
+    const honest = await suspended(code)
+    const forked = await request(server.url, "POST", `/v1/runs/${honest}/fork`, { wait: false })
+    expect(forked.status).toBeLessThan(300)
+    await eventually(async () => (receiver.calls.some((c) => c.json.runId === forked.body.id) ? true : undefined))
   })
 
   it("refuses a row whose code, limits, tools, seed or saved state was changed, or whose seal was removed", async () => {
