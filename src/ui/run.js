@@ -7,8 +7,9 @@ import { Timeline } from "./timeline.js"
 import { Code, ENDED, Failure, Json, Status, Time, duration, html } from "./view.js"
 
 /**
- * The line of each call: its recorded location when the service records one; otherwise the first line of the
- * source that calls the tool's last name (`.lookup(`), which is right for any program that calls it once.
+ * The line of each call: where the service recorded it was made. A call recorded before the service kept
+ * locations has none: then the first line of the source that calls the tool's last name (`lookup(`), which is
+ * right for any program that calls it once.
  */
 const lineOf = (call, lines) => {
   if (call.location?.line !== undefined) return call.location.line
@@ -31,7 +32,7 @@ const marksOf = (source, run, events) => {
   return marks
 }
 
-const ForkForm = ({ run, row, checkpoint, onCancel }) => {
+const ForkForm = ({ run, row, checkpoint, onDiscard }) => {
   const initial = row.outcome === undefined ? { ok: true, value: null } : row.outcome.ok ? { ok: true, value: row.outcome.output } : { ok: false, error: { message: row.outcome.error?.message ?? "" } }
   const [text, setText] = useState(JSON.stringify(initial, null, 2))
   const [error, setError] = useState(undefined)
@@ -50,7 +51,7 @@ const ForkForm = ({ run, row, checkpoint, onCancel }) => {
     <label for=${id}>Outcome of ${row.path} in the new run (<code>{"ok": true, "value": …}</code> or <code>{"ok": false, "error": {"message": …}}</code>)</label>
     <textarea id=${id} rows="8" spellcheck="false" value=${text} onInput=${(e) => setText(e.currentTarget.value)}></textarea>
     <${Failure} error=${error} />
-    <div class="fork-actions"><button type="submit" class="primary">Fork the run</button><button type="button" onClick=${onCancel}>Discard</button></div>
+    <div class="fork-actions"><button type="submit" class="primary">Fork the run</button><button type="button" onClick=${onDiscard}>Discard</button></div>
   </form>`
 }
 
@@ -116,7 +117,7 @@ export const RunPage = ({ id }) => {
     const checkpoint = checkpoints.find((k) => k.after?.key === row.key && (row.end === undefined || Date.parse(k.createdAt) <= row.end))
     if (checkpoint === undefined) return null
     return forking === row.key
-      ? html`<${ForkForm} run=${run} row=${row} checkpoint=${checkpoint} onCancel=${() => setForking(undefined)} />`
+      ? html`<${ForkForm} run=${run} row=${row} checkpoint=${checkpoint} onDiscard=${() => setForking(undefined)} />`
       : html`<button type="button" class="fork-button" onClick=${() => setForking(row.key)}>Fork from this call…</button>`
   }
   return html`<article aria-labelledby="run-title">

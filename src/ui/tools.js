@@ -20,7 +20,7 @@ const search = (q) => api("GET", `/v1/tools/search${query({ q, limit: 50 })}`).t
 const Tool = ({ tool }) => html`<article class="tool" aria-labelledby=${`tool-${tool.path}`} data-tool=${tool.path}>
   <h3 id=${`tool-${tool.path}`}><code>${tool.path}</code></h3>
   <p>${tool.description}</p>
-  <${Code} source=${tool.signature} label=${`The signature of ${tool.path}`} />
+  <${Code} source=${tool.signature} label=${`The signature of ${tool.path}`} numbered=${false} />
   <dl class="facts">
     <div><dt>Mode</dt><dd>${tool.mode}</dd></div>
     <div><dt>Webhook host</dt><dd>${hostOf(tool.url)}</dd></div>

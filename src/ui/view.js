@@ -35,12 +35,13 @@ export const Failure = ({ error }) =>
 /**
  * Highlighted source with line numbers. `marks` maps a 1-based line to `{ kind, label }` (kinds: call,
  * suspended, error); a marked line gets the class, and its label beside it for screen readers and for the eye.
+ * `numbered` false leaves the line numbers out (a signature is not a program).
  */
-export const Code = ({ source, marks = new Map(), label }) => {
+export const Code = ({ source, marks = new Map(), label, numbered = true }) => {
   const lines = highlight(source)
   return html`<figure class="code">
     <figcaption class="visually-hidden">${label}</figcaption>
-    <ol class="lines">
+    <ol class=${numbered ? "lines" : "lines plain"}>
       ${lines.map((tokens, i) => {
         const mark = marks.get(i + 1)
         return html`<li class=${mark === undefined ? "" : `mark-${mark.kind}`} data-line=${i + 1}>
