@@ -236,14 +236,15 @@ describe("codemode, against a service", SLOW, () => {
     expect(kept.code).toBe(0)
     expect(JSON.parse(kept.stdout)).toMatchObject({ runId: "cli-slow", checkpoints: expect.any(Array) })
     expect((await remote(["runs", "checkpoints", "cli-missing"])).code).toBe(4)
-    // Every kept state of cli-slow has its one call in flight: a fork answers it instead of calling orders.slow.
+    // cli-slow's first kept state was taken as its one call was sent: a fork answers that call instead of calling
+    // orders.slow. (Its latest may have been taken once the answer had reached the program.)
     const at = (JSON.parse(kept.stdout) as { checkpoints: Array<{ seq: number }> }).checkpoints[0]!.seq
     const sentBefore = receiver.calls.length
     const forked = await remote(["runs", "fork", "cli-slow", "--at", String(at), "--outcomes", '{"cli-slow:1":{"ok":true,"value":40}}', "--as", "cli-fork"])
     expect(forked.stderr).toBe("")
     expect(forked.code).toBe(0)
     expect(forked.stdout).toBe(`cli-fork\tsucceeded\nforked from cli-slow at checkpoint ${at}\n40\n`)
-    const failing = await remote(["runs", "fork", "cli-slow", "--outcomes", '{"cli-slow:1":{"ok":false,"error":{"message":"down"}}}'])
+    const failing = await remote(["runs", "fork", "cli-slow", "--at", String(at), "--outcomes", '{"cli-slow:1":{"ok":false,"error":{"message":"down"}}}'])
     expect(failing.code).toBe(1)
     expect(failing.stdout).toMatch(/down/)
     expect(receiver.calls.length).toBe(sentBefore)
