@@ -89,8 +89,10 @@ const main = async (): Promise<void> => {
   printTable(rows)
 }
 
-// The fixed cost of a run (issue 20): for the full bench, or alone with "fixed".
+// The fixed cost of a run (issue 20): for the full bench, or alone with "fixed". Start-up of `codemode serve`
+// (issue 18): for the full bench, or alone with "startup".
 if (filter === "fixed") await import("./fixed-cost.ts")
+else if (filter === "startup") await import("./startup.ts")
 else {
   await main()
   if (filter === undefined) await import("./fixed-cost.ts")
@@ -98,4 +100,5 @@ else {
   if (filter !== "service") await import("./snapshot.ts")
   // The service bench starts servers and a database: run it for the full bench or when asked for by name.
   if (filter === undefined || filter === "service") await import("./service.ts")
+  if (filter === undefined) await import("./startup.ts")
 }

@@ -1,14 +1,17 @@
 /**
- * `node bench/startup.ts`: how long `codemode serve` takes to start, as medians of BENCH_STARTS (3) starts each:
- * until its first line (it logs before loading anything heavy), until it listens, and until `/health` answers —
- * the first answer a client can get. Cases: the TypeScript sources (`src/cli/main.ts`, what `npm start` runs)
- * and the compiled build (`dist/`, what the package ships; built first when missing), each on an embedded
+ * `npm run bench -- startup` (or `node bench/startup.ts`): how long `codemode serve` takes to start, as medians of
+ * BENCH_STARTS (3) starts each: until its first line (it logs before loading anything heavy), until it listens,
+ * and until `/health` answers — the first answer a client can get — and the CPU time the server's process and
+ * its program processes had used by then (from /proc, on Linux). A start is CPU-bound, so on a shared machine the
+ * CPU time is the figure that compares across runs; the wall times say what a user waited. Cases: the TypeScript
+ * sources (`src/cli/main.ts`, what `npm start` runs) and the compiled build (`dist/`, what the package ships;
+ * built first when missing), each on an embedded
  * database that already exists and on one it must create, and on Postgres when DATABASE_URL names a server (a
  * fresh database per start, dropped after). Plus the cost of importing the library alone (`import("codemode")`),
  * which is where module loading shows. The machine is shared: compare cases within one run, not across runs.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -25,6 +28,33 @@ interface Timing {
   readonly firstLine: number
   readonly listening: number
   readonly health: number
+  /** CPU ms of the server's process, and of it with its children (NaN where /proc is missing). */
+  readonly cpu: number
+  readonly cpuAll: number
+}
+
+/** utime + stime of a process, and its parent's pid, from /proc/PID/stat (after the command's closing paren). */
+const stat = (pid: number): { cpu: number; parent: number } | undefined => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return { cpu: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS, parent: Number(fields[1]) }
+  } catch {
+    return undefined
+  }
+}
+// USER_HZ: 100 on every Linux Node runs on.
+const CLOCK_TICKS = 100
+
+/** CPU ms of `pid` alone and with its living children (the program processes). */
+const cpuOf = (pid: number): { cpu: number; cpuAll: number } => {
+  const own = stat(pid)?.cpu ?? NaN
+  let all = own
+  for (const entry of existsSync("/proc") ? readdirSync("/proc") : []) {
+    if (!/^\d+$/.test(entry)) continue
+    const s = stat(Number(entry))
+    if (s?.parent === pid) all += s.cpu
+  }
+  return { cpu: own, cpuAll: all }
 }
 
 /** Starts a server, times its first line, its listening line and its first `/health` 200, then stops it. */
@@ -54,7 +84,8 @@ const start = (entry: string, env: Record<string, string>): Promise<Timing> =>
     }
     const done = () => {
       const health = performance.now() - t0
-      child.once("exit", () => resolve({ firstLine: firstLine!, listening: listening!, health }))
+      const cpu = cpuOf(child.pid!)
+      child.once("exit", () => resolve({ firstLine: firstLine!, listening: listening!, health, ...cpu }))
       child.kill("SIGTERM")
     }
     child.stdout.on("data", onData)
@@ -75,7 +106,10 @@ const measure = async (label: string, entry: string, env: () => Promise<{ env: R
     }
   }
   const ms = (f: (t: Timing) => number) => `${Math.round(median(timings.map(f)))} ms`.padStart(8)
-  console.log(`${label.padEnd(44)} first line ${ms((t) => t.firstLine)}   listening ${ms((t) => t.listening)}   /health ${ms((t) => t.health)}`)
+  console.log(
+    `${label.padEnd(40)} first line ${ms((t) => t.firstLine)}   listening ${ms((t) => t.listening)}   /health ${ms((t) => t.health)}` +
+      `   CPU ${ms((t) => t.cpu)} (with program processes ${ms((t) => t.cpuAll).trim()})`,
+  )
 }
 
 const importTime = (specifier: string): number => {

@@ -17,16 +17,10 @@ import * as Command from "effect/cli/Command"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { readFileSync } from "node:fs"
+import { root } from "./commands.ts"
 import { CliExit, ExitCode } from "./exit.ts"
-import { keys, migrate, openapi, run, serve } from "./local.ts"
-import { calls, runs, tools } from "./remote.ts"
 
 const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url).pathname.replace(/\/dist\/package\.json$/, "/package.json"), "utf8")) as { version: string }).version
-
-const root = Command.make("codemode").pipe(
-  Command.withDescription("Run bounded JavaScript programs locally or on a codemode execution service"),
-  Command.withSubcommands([serve, migrate, run, runs, calls, tools, keys, openapi]),
-)
 
 /**
  * Help goes to stdout when asked for, to stderr when the command line was incomplete; a usage error is one line

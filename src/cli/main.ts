@@ -9,7 +9,8 @@
  */
 import { enableCompileCache } from "node:module"
 
-if (process.argv[2] === "serve") process.stderr.write("codemode starting\n")
+const help = process.argv.includes("--help") || process.argv.includes("-h")
+if (process.argv[2] === "serve" && !help) process.stderr.write("codemode starting\n")
 const { directory } = enableCompileCache()
 if (directory !== undefined) process.env["NODE_COMPILE_CACHE"] ??= directory
 await import("./app.ts")

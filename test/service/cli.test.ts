@@ -7,7 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as CliOutput from "effect/cli/CliOutput"
+import * as Command from "effect/cli/Command"
+import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { root } from "../../src/cli/commands.ts"
 import { latestMigration, migrationFiles } from "../../src/server/store/postgres/database.ts"
 import { yaml } from "../../src/server/openapi.ts"
 import { createDatabase, eventually, request, ROOT, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
@@ -113,6 +118,45 @@ describe("codemode, locally", SLOW, () => {
     expect(help.stdout).toContain("--follow")
   })
 
+  it("has --help on every command, found by walking the help's subcommand lists", async () => {
+    // In this process (a CLI process each is minutes of a loaded machine); the bin's own path below.
+    const help = async (path: ReadonlyArray<string>): Promise<string> => {
+      let text: string | undefined
+      const presenter: CliOutput.Presenter = {
+        present: (event) =>
+          Effect.sync(() => {
+            if (event._tag === "Help") text = CliOutput.defaultFormatter({ colors: false }).formatHelpDoc(event.helpDoc)
+          }),
+      }
+      await Effect.runPromise(
+        Command.runWith(root, { version: "0" })([...path, "--help"]).pipe(
+          Effect.provide(CliOutput.layerPresenter(presenter)),
+          Effect.provide(NodeServices.layer),
+        ),
+      )
+      expect(text, path.join(" ")).toContain(`USAGE\n  ${["codemode", ...path].join(" ")}`)
+      return text!
+    }
+    const helped: Array<string> = []
+    const walk = async (path: ReadonlyArray<string>): Promise<void> => {
+      helped.push(path.join(" "))
+      const list = /\nSUBCOMMANDS\n((?:  \S.*\n?)+)/.exec(await help(path))?.[1] ?? ""
+      for (const sub of list.split("\n").map((l) => l.trim().split(/\s+/)[0]).filter((w): w is string => !!w)) await walk([...path, sub])
+    }
+    await walk([])
+    const listed = ["serve", "migrate", "run", "openapi", "runs list", "runs get", "runs wait", "runs events", "runs suspend", "runs resume"]
+    listed.push("runs cancel", "calls complete", "calls heartbeat", "tools list", "tools get", "tools put", "tools delete")
+    listed.push("keys create", "keys list", "keys revoke")
+    for (const command of listed) expect(helped).toContain(command)
+    // The bin: help on stdout, nothing on stderr (`serve` says it is starting only when it is), exit 0.
+    for (const args of [["--help"], ["serve", "--help"]]) {
+      const r = await codemode(args)
+      expect(r.code).toBe(0)
+      expect(r.stderr).toBe("")
+      expect(r.stdout).toContain("USAGE")
+    }
+  })
+
   it("says what is wrong with a command line in one line and exits 2", async () => {
     for (const args of [["frobnicate"], ["runs", "get"], ["run", join(ROOT, "no-such-file.js")], ["runs", "list", "--limit", "x"]]) {
       const r = await codemode(args)
@@ -148,15 +192,32 @@ describe("codemode, locally", SLOW, () => {
       await fresh.drop()
     }
   })
+
+  it("keys --embedded: without DATABASE_URL, the embedded database in PGLITE_DIR, named", async () => {
+    const env = { DATABASE_URL: "", PGLITE_DIR: join(dir, "pglite") }
+    const made = await codemode(["keys", "create", "--tenant", "local", "--embedded", "--json"], env)
+    expect(made.code).toBe(0)
+    expect(made.stderr).toBe(`codemode keys: embedded database in ${join(dir, "pglite")} (set DATABASE_URL for PostgreSQL)\n`)
+    const key = JSON.parse(made.stdout) as { id: string; tenant: string }
+    const list = await codemode(["keys", "list", "--embedded"], env)
+    expect(list.code).toBe(0)
+    expect(list.stdout).toMatch(new RegExp(`^${key.id}\\tlocal\\t-\\t.*\\tvalid$`, "m"))
+  }, 600_000) // a new embedded database: initdb and every migration in WASM, minutes on a loaded machine
 })
 
 describe("codemode, against a service", SLOW, () => {
   const remote = (args: Array<string>) => codemode(args, { CODEMODE_URL: server.url })
 
-  it("exits 4 with one line when the service cannot be reached", async () => {
+  it("exits 4 with one line when the service cannot be reached; --verbose adds the cause", async () => {
     const r = await codemode(["runs", "list", "--url", "http://127.0.0.1:9"])
     expect(r.code).toBe(4)
-    expect(oneLine(r.stderr)).toMatch(/^codemode: cannot reach GET http:\/\/127\.0\.0\.1:9\/v1\/runs/)
+    const line = oneLine(r.stderr)
+    expect(line).toMatch(/^codemode: cannot reach GET http:\/\/127\.0\.0\.1:9\/v1\/runs/)
+    const verbose = await codemode(["runs", "list", "--url", "http://127.0.0.1:9", "--verbose"])
+    expect(verbose.code).toBe(4)
+    const [first, ...cause] = verbose.stderr.trim().split("\n")
+    expect(first).toBe(line)
+    expect(cause.join("\n")).toMatch(/HttpClientError[\s\S]*\n\s+at /) // the whole cause, with its stack
   })
 
   it("runs a program with --url: 0 succeeded, 1 failed", async () => {
