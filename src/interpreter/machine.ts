@@ -132,7 +132,7 @@ export class Frame {
   discardResult = false
   /** Suspended while its host generators hold values the memory meter cannot see (counted in `Machine.holding`). */
   holds = false
-  /** Called from a call at which its caller holds no value in host closures (`Machine.measureAt`). */
+  /** Called from a call at which its caller holds no value in host closures (`Machine.pollAt`). */
   callerHoldsNothing = false
   constructor(kind: FrameKind, task: Eval<unknown> | undefined, scope: Activation | undefined, constructThis: Value) {
     this.kind = kind

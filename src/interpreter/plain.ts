@@ -193,7 +193,7 @@ const toNumeric = (a: Activation, v: Value): number | bigint => (v instanceof JS
 
 /**
  * CallFunction, on the host stack. `holdsNothing`: the caller holds no value in host closures while the call runs
- * (program.ts `holdsNothingAt`), which the callee's frame records for the memory meter (machine.ts `measureAt`).
+ * (program.ts `holdsNothingAt`), which the callee's frame records for the memory meter (machine.ts `pollAt`).
  */
 export const callValue = (a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string, holdsNothing = false): Value => {
   const m = a.m

@@ -93,7 +93,7 @@ export class Program {
 
   /**
    * Whether a body suspended at this `await`, calling at this call, or at the end of an iteration of this loop,
-   * holds nothing the memory meter cannot see (machine.ts `holding`, `measureAt`).
+   * holds nothing the memory meter cannot see (machine.ts `holding`, `pollAt`).
    */
   holdsNothingAt(node: ESTree.AwaitExpression | ESTree.CallExpression | ESTree.Statement): boolean {
     return this.holdingNothing.has(node)
