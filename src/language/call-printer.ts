@@ -20,6 +20,8 @@ const INTERMEDIATE = "(intermediate value)"
  * "(intermediate value)".
  */
 export function calleeText(node: Expr): string {
+  const folded = foldedLiteral(node)
+  if (folded !== undefined) return typeof folded.value === "string" ? `"${folded.value}"` : String(folded.value)
   switch (node.type) {
     case "Identifier":
       return node.name
@@ -79,6 +81,53 @@ const operands = (node: ESTree.BinaryExpression | ESTree.LogicalExpression, op: 
   const left = node.left
   const first = (left.type === "BinaryExpression" || left.type === "LogicalExpression") && left.operator === op ? operands(left, op) : [left as Expr]
   return [...first, node.right]
+}
+
+const FOLDED_NUMBER_OPERATORS: Record<string, (a: number, b: number) => number> = {
+  "+": (a, b) => a + b,
+  "-": (a, b) => a - b,
+  "*": (a, b) => a * b,
+  "/": (a, b) => a / b,
+  "%": (a, b) => a % b,
+  "**": (a, b) => a ** b,
+  "<<": (a, b) => a << b,
+  ">>": (a, b) => a >> b,
+  ">>>": (a, b) => a >>> b,
+  "&": (a, b) => a & b,
+  "|": (a, b) => a | b,
+  "^": (a, b) => a ^ b,
+}
+
+/**
+ * V8's parser folds operators on literals into a literal, which it prints as its value: `-1`, `~1`, `!0`, `1 + 2`,
+ * `"a" + "b"` (not comparisons, commas or BigInts).
+ */
+const foldedLiteral = (node: ESTree.Node): { readonly value: number | string | boolean | null } | undefined => {
+  if (node.type === "Literal") {
+    const literal = node as ESTree.Literal
+    if (("regex" in literal && literal.regex !== undefined) || ("bigint" in literal && literal.bigint !== undefined)) return undefined
+    return { value: literal.value as number | string | boolean | null }
+  }
+  if (node.type === "UnaryExpression") {
+    const arg = foldedLiteral(node.argument)
+    if (arg === undefined) return undefined
+    if (node.operator === "!") return { value: !arg.value }
+    if (typeof arg.value !== "number") return undefined
+    if (node.operator === "-") return { value: -arg.value }
+    if (node.operator === "+") return { value: arg.value }
+    if (node.operator === "~") return { value: ~arg.value }
+    return undefined
+  }
+  if (node.type === "BinaryExpression") {
+    const left = foldedLiteral(node.left)
+    const right = left === undefined ? undefined : foldedLiteral(node.right)
+    if (left === undefined || right === undefined) return undefined
+    if (typeof left.value === "string" && typeof right.value === "string" && node.operator === "+") return { value: left.value + right.value }
+    const op = FOLDED_NUMBER_OPERATORS[node.operator]
+    if (op === undefined || typeof left.value !== "number" || typeof right.value !== "number") return undefined
+    return { value: op(left.value, right.value) }
+  }
+  return undefined
 }
 
 /** An n-ary operation in V8 (`a + b + c`, `a, b, c`), which records no source position of its own. */
@@ -207,6 +256,7 @@ export function yieldStarSite(argument: ESTree.Expression, async: boolean): NotI
 }
 
 const yieldStarFindsOperand = (node: ESTree.Expression): boolean => {
+  if (foldedLiteral(node) !== undefined) return false
   switch (node.type) {
     case "MemberExpression":
     case "CallExpression":

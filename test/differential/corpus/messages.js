@@ -203,3 +203,17 @@ return [
   msg(() => K.has("")), msg(() => K.has("xy")), msg(() => K.has(5)), msg(() => K.has(Symbol("s"))), msg(() => K.has(2n)),
   msg(() => Reflect.has("ab", "a")),
 ]
+
+// === folded-literals
+// V8's parser folds operators on literals into a literal and prints its value: `(-1).join` is "-1.join"
+// (found by the fuzzer, seed 83390007, program 83393263); comparisons, commas and BigInts stay operators.
+const msg = (f) => { try { f(); return "no throw" } catch (e) { return e.constructor.name + ": " + e.message } }
+const x = 1
+return [
+  msg(() => (-1).join()), msg(() => (1 + 2).join()), msg(() => (!0).join()), msg(() => (~1).join()), msg(() => (+"1").join()),
+  msg(() => (2 ** 3).join()), msg(() => (1 < 2).join()), msg(() => (-0).join()), msg(() => (1 / 0).join()), msg(() => (-1 + 2).join()),
+  msg(() => (!"a").join()), msg(() => (!null).join()), msg(() => (1 - -1).join()), msg(() => ("a" + "b").join()), msg(() => (-1n).join()),
+  msg(() => (7 / 2).join()), msg(() => (-x).join()), msg(() => (1, 2).join()), msg(() => { const [b] = -1 }), msg(() => { const [b] = 1 + 2 }),
+  msg(() => { for (const b of 1 + 2); }), msg(() => [...!0]), msg(() => { function* g() { yield* -1 } g().next() }),
+  msg(() => { function* g() { yield* 1 + 2 } g().next() }),
+]
