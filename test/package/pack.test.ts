@@ -85,6 +85,23 @@ describe("the packed package", () => {
     expect(JSON.parse(stdout)).toMatchObject({ ok: true, value: { id: "order_42", needsAttention: true } })
   }, SLOW)
 
+  it("loads with require() from CommonJS", async () => {
+    // The default entry awaits its bundle (to turn on the compile cache first), which require() cannot load; the
+    // "require" condition hands CommonJS the bundle itself.
+    writeFileSync(
+      join(project, "quick-start.cjs"),
+      `const { CodeMode } = require("codemode")
+const { Client } = require("codemode/client")
+const { Effect } = require("effect")
+Effect.runPromise(CodeMode.make({}).execute("return [1, 2].map((n) => n * 3)")).then((r) =>
+  console.log(JSON.stringify({ result: r, client: typeof Client })),
+)
+`,
+    )
+    const { stdout } = await node(["quick-start.cjs"])
+    expect(JSON.parse(stdout)).toMatchObject({ result: { ok: true, value: [3, 6] }, client: "function" })
+  }, SLOW)
+
   it("type-checks and runs from TypeScript", async () => {
     writeFileSync(
       join(project, "check.ts"),
