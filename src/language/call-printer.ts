@@ -3,7 +3,7 @@
  * from the AST so both engines say the same. V8 prints the expression found at the error's source position with its
  * call printer (`calleeText` below renders the same text). Which expression, if any, it finds there depends on the
  * positions the bytecode records, so the iteration sites (`NotIterableSite`, runtime/not-iterable.ts) follow rules
- * read off V8 case by case (test/differential/corpus/messages-iteration.js checks them).
+ * read off V8 case by case (test/differential/corpus/messages.js checks them).
  */
 import type { ESTree } from "meriyah"
 import type { DestructureSite } from "../runtime/not-destructurable.ts"
@@ -138,13 +138,11 @@ const isNary = (node: ESTree.Node): boolean =>
 
 const REGEXP_FLAG_ORDER = "dgilmsuvy"
 
+/** The literals `foldedLiteral` leaves: regular expressions, and BigInts, which V8 does not print. */
 const literalText = (node: ESTree.Literal): string => {
-  if ("regex" in node && node.regex !== undefined) {
-    const flags = [...node.regex.flags].sort((a, b) => REGEXP_FLAG_ORDER.indexOf(a) - REGEXP_FLAG_ORDER.indexOf(b)).join("")
-    return `/${node.regex.pattern}/${flags}`
-  }
-  if ("bigint" in node && node.bigint !== undefined) return INTERMEDIATE
-  return typeof node.value === "string" ? `"${node.value}"` : String(node.value)
+  if (!("regex" in node) || node.regex === undefined) return INTERMEDIATE
+  const flags = [...node.regex.flags].sort((a, b) => REGEXP_FLAG_ORDER.indexOf(a) - REGEXP_FLAG_ORDER.indexOf(b)).join("")
+  return `/${node.regex.pattern}/${flags}`
 }
 
 // --- Sites of "is not iterable" ---------------------------------------------------------------------------------
@@ -175,7 +173,7 @@ export function iterableSite(node: ESTree.Node | undefined, context: IterableCon
  * A declaration's array pattern (`const [a] = init`) names its initializer as a spread does, unless V8's
  * evaluation of it ends on an operation that records a source position of its own (a property read, a method
  * call, a tagged template, a binary operator, an assignment, an optional chain): then V8 finds nothing to name.
- * An assignment's array pattern (`[a] = o`), a parameter's, a for-of head's never name anything.
+ * An assignment's array pattern (`[a] = o`) and a parameter's name nothing (`arrayPatternSite`).
  */
 export const declarationSite = (init: ESTree.Node | undefined): NotIterableSite | undefined => {
   switch (init?.type) {
