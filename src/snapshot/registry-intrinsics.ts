@@ -26,7 +26,7 @@ import { EMPTY, type Value } from "../runtime/value.ts"
 import type { RestoreContext } from "./context.ts"
 import type { HeapClass } from "./heap-codec.ts"
 import { errorFields, objectClass } from "./registry-runtime.ts"
-import { bytes, inst, lit, map, nullable, num, opt, set, tuple, type Shape } from "./shape.ts"
+import { bytes, inst, lit, map, nullable, num, opt, set, tuple } from "./shape.ts"
 import { arr, bool, capability, int, iterationKind, nat, obj, optObj, str, value, valueOrEmpty } from "./value-shapes.ts"
 
 type Entry = HeapClass<RestoreContext>
