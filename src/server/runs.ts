@@ -265,15 +265,9 @@ export class Runs extends Context.Service<
         const filter = request.tools ?? source.tools
         const registrations = yield* registry.resolve(tenant, filter, true)
         const seed = source.seed ?? randomBytes(16).toString("base64url")
-        const fields = { id, tenant, code: source.code, limits: limitsOver(source.limits, request.limits), tools: filter, seed }
-        const row = yield* store.insert({
-          ...fields,
-          owner: me,
-          leaseMs: config.leaseMs,
-          requestHash,
-          seal: rowSeal.seal(fields),
-          forkedFrom: { run: source.id, checkpoint: kept.state.seq },
-        })
+        const forkedFrom = { run: source.id, checkpoint: kept.state.seq }
+        const fields = { id, tenant, code: source.code, limits: limitsOver(source.limits, request.limits), tools: filter, seed, forkedFrom }
+        const row = yield* store.insert({ ...fields, owner: me, leaseMs: config.leaseMs, requestHash, seal: rowSeal.seal(fields) })
         if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
         const saved = yield* ownership.fork(row, registrations, kept.state.snapshot, {
           outcomes: request.outcomes ?? {},

@@ -303,7 +303,7 @@ export const sealOf = (fields: SealedFields, state?: Uint8Array): string => RowS
 
 /** The sealed fields of a stored run. */
 export const sealedFields = async (url: string, id: string): Promise<SealedFields> => {
-  const [row] = await sqlOn<SealedFields>(url, "SELECT id, tenant, code, limits, tools, seed FROM runs WHERE id = $1", [id])
+  const [row] = await sqlOn<SealedFields>(url, `SELECT id, tenant, code, limits, tools, seed, forked_from AS "forkedFrom" FROM runs WHERE id = $1`, [id])
   if (row === undefined) throw new Error(`no run ${id}`)
   return row
 }

@@ -1,12 +1,15 @@
 /**
  * The service signs run states with its key (CODEMODE_SNAPSHOT_KEY; snapshot-key.ts) and seals each run row —
- * code, limits, tools filter, seed, tenant, id and saved state (row-seal.ts): a run whose row was altered in the
+ * code, limits, tools filter, seed, tenant, id, forked_from and saved state (row-seal.ts): a run whose row was altered in the
  * database, field by field, is refused when it is resumed, woken or taken over, and fails saying so without
  * calling anything; the same run untouched resumes. A kept checkpoint changed in the database is not forked. A run's memory budget defaults to CODEMODE_MAX_MEMORY_BYTES
  * and survives a suspend.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createHmac } from "node:crypto"
 import { CodeMode } from "../../src/index.ts"
+import { canonical } from "../../src/server/canonical.ts"
+import { storable } from "../../src/server/json-guard.ts"
 import { RowSeal, type SealedFields } from "../../src/server/row-seal.ts"
 import { createDatabase, eventually, request, sqlOn, startReceiver, startReplica, TEST_SNAPSHOT_KEY, type Replica } from "./helpers.ts"
 
@@ -82,7 +85,7 @@ describe("signed run states", () => {
     const id = await suspended(`await tools.fast.echo({}); const n = await tools.wait.long({}); return n + 1`)
     const [row] = await sqlOn<SealedFields & { snapshot: Uint8Array; seal: string }>(
       db.url,
-      "SELECT id, tenant, code, limits, tools, seed, snapshot, seal FROM runs WHERE id = $1",
+      `SELECT id, tenant, code, limits, tools, seed, forked_from AS "forkedFrom", snapshot, seal FROM runs WHERE id = $1`,
       [id],
     )
     const kept = await sqlOn<{ snapshot: Uint8Array; seal: string }>(db.url, "SELECT snapshot, seal FROM checkpoints WHERE run_id = $1", [id])
@@ -112,6 +115,34 @@ describe("signed run states", () => {
     expect(await refusedAfter("UPDATE runs SET seed = 'chosen' WHERE id = $1")).toMatch(REFUSED)
     expect(await refusedAfter("UPDATE runs SET snapshot = snapshot || '\\x20'::bytea WHERE id = $1")).toMatch(REFUSED)
     expect(await refusedAfter("UPDATE runs SET seal = NULL WHERE id = $1")).toBe("The run's stored row was refused: it is not sealed, and this service seals every run it stores")
+  })
+
+  it("refuses a row whose origin (forked_from) was changed: a run made a fork, or a fork made a run from code", async () => {
+    expect(await refusedAfter(`UPDATE runs SET forked_from = '{"run": "elsewhere", "checkpoint": 1}' WHERE id = $1`)).toMatch(REFUSED)
+    const source = await suspended(code)
+    const fork = (await request(server.url, "POST", `/v1/runs/${source}/fork`, { wait: false })).body.id as string
+    await eventually(async () => (receiver.calls.some((c) => c.json.runId === fork) ? true : undefined))
+    expect((await request(server.url, "POST", `/v1/runs/${fork}/suspend`)).body.status).toBe("suspended")
+    // As a run from code, a fork taken over before its own first state would be replayed from its code.
+    await sqlOn(db.url, "UPDATE runs SET forked_from = NULL WHERE id = $1", [fork])
+    receiver.calls.length = 0
+    const refused = await request(server.url, "POST", `/v1/runs/${fork}/resume`, {})
+    expect(refused.body.status).toBe("failed")
+    expect(refused.body.result.error.message).toMatch(REFUSED)
+    expect(receiver.calls.filter((c) => c.json.runId === fork)).toStrictEqual([])
+  })
+
+  it("resumes a row sealed before forked_from was covered (a v1 seal)", async () => {
+    const id = await suspended(code)
+    const [row] = await sqlOn<SealedFields & { snapshot: Uint8Array }>(db.url, "SELECT id, tenant, code, limits, tools, seed, snapshot FROM runs WHERE id = $1", [id])
+    // The previous build's seal, computed as it did: the fields without forked_from, a NUL, the state.
+    const key = createHmac("sha256", TEST_SNAPSHOT_KEY).update("codemode run row seal").digest()
+    const { id: i, tenant, code: c, limits, tools, seed } = row!
+    const mac = createHmac("sha256", key).update(canonical(storable({ id: i, tenant, code: c, limits, tools, seed }))).update(Buffer.of(0)).update(row!.snapshot)
+    await sqlOn(db.url, "UPDATE runs SET seal = $2 WHERE id = $1", [id, `v1.${mac.digest("base64url")}`])
+    receiver.calls.length = 0
+    expect((await request(server.url, "POST", `/v1/runs/${id}/resume`, { wait: false })).status).toBeLessThan(300)
+    await eventually(async () => (receiver.calls.some((c) => c.json.runId === id) ? true : undefined))
   })
 
   it("refuses another run's genuine, signed state moved into a row", async () => {
