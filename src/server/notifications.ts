@@ -77,11 +77,22 @@ export class Notifications extends Context.Service<
         Effect.retry(Schedule.spaced("1 second")),
         Effect.forkScoped,
       )
+      // Publishing only queues the notice: one fiber sends whatever has queued meanwhile in one statement, so a run
+      // does not wait a round trip per notice (resume, each call's events, its end), and notices published together
+      // under load cost one NOTIFY (Postgres delivers a statement's notices in order, and each distinct one once).
+      const outbox = yield* Queue.unbounded<string>()
+      const send = (payloads: ReadonlyArray<string>) =>
+        payloads.length === 0
+          ? Effect.void
+          : pg`SELECT pg_notify(${CHANNEL}, p) FROM json_array_elements_text(${JSON.stringify(payloads)}::json) AS p`.pipe(
+              Effect.asVoid,
+              Effect.catch((e) => Effect.logWarning("NOTIFY failed; replicas will see the change when they poll", e)),
+            )
+      yield* Effect.forever(Effect.flatMap(Queue.takeAll(outbox), send)).pipe(Effect.forkScoped)
+      // What was queued when the layer closes is still sent (the client closes after this layer).
+      yield* Effect.addFinalizer(() => Effect.flatMap(Queue.clear(outbox), send))
       return Notifications.of({
-        publish: (notice) =>
-          pg.notify(CHANNEL, JSON.stringify(notice)).pipe(
-            Effect.catch((e) => Effect.logWarning("NOTIFY failed; replicas will see the change when they poll", e)),
-          ),
+        publish: (notice) => Queue.offer(outbox, JSON.stringify(notice)).pipe(Effect.asVoid),
         subscribe: PubSub.subscribe(hub),
       })
     }),
