@@ -130,7 +130,7 @@ export class Runs extends Context.Service<
 
       /** One run as its own answers show it: with its program (lists leave that out: it may be large). */
       const view = Effect.fnUntraced(function* (row: RunRow) {
-        const locations = listsCalls(row) ? (yield* calls.locations([row.id])).get(row.id) : undefined
+        const locations = listsCalls(row) ? (row.locations ?? (yield* calls.locations([row.id])).get(row.id)) : undefined
         if (row.status !== "suspended" && row.status !== "running") return { ...toView(row, [], locations), code: row.code }
         const pending = yield* calls.pending([row.id])
         return { ...toView(row, pending.get(row.id), locations), code: row.code }

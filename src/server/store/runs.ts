@@ -9,7 +9,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
-import { BlockingCall, type Limits, type Result, type RunStatus } from "../api.ts"
+import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
 /** A suspend or cancel request for the replica executing a run, and that replica's answer. */
@@ -52,6 +52,11 @@ export interface RunRow {
   readonly forkedFrom: ForkedFrom | null
   readonly createdAt: Date
   readonly updatedAt: Date
+  /**
+   * Where the program made each of its calls, by key (`calls.location`), when the row comes from `finish`: its
+   * answer lists them, and the statement that ends the run reads them (no second round trip).
+   */
+  readonly locations?: ReadonlyMap<string, SourceLocation>
 }
 
 /** Where a forked run started: a kept checkpoint (its `seq`) of another run. */
@@ -204,7 +209,7 @@ export class RunStore extends Context.Service<
     /**
      * Settles a run its owner executed; the row after, or undefined when `owner` no longer owns it. The Result's
      * `toolCalls` gain every call of the run's journal it lacks (`withJournal`): a run failed after a takeover, or
-     * stopped, has admitted calls the program's own Result no longer knows of.
+     * stopped, has admitted calls the program's own Result no longer knows of. The row has its calls' `locations`.
      */
     readonly finish: (id: string, owner: string, status: "succeeded" | "failed", result: Result) => E<RunRow | undefined>
     /**

@@ -347,13 +347,16 @@ for (const [name, layer] of stores) {
         }),
       )
 
-      it.effect("a finished run's toolCalls keep every call of its journal, in the order they were admitted", () =>
+      it.effect("a finished run's toolCalls keep every call of its journal, in the order they were admitted, with their locations", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore
           const calls = yield* CallStore
           const run = newRun()
           yield* runs.insert(run)
-          for (const n of [2, 10, 1]) yield* calls.started(run.id, { key: `${run.id}:${n}`, path: `t.c${n}`, mode: "plain", input: n })
+          for (const n of [2, 10, 1]) {
+            const location = n === 10 ? undefined : { line: n, column: 3 }
+            yield* calls.started(run.id, { key: `${run.id}:${n}`, path: `t.c${n}`, mode: "plain", input: n, location })
+          }
           // The program's Result knows call 2 only (it failed after a takeover, say): the journal adds 1 and 10.
           const listed = { path: "tools.t.c2", key: `${run.id}:2` }
           const done = yield* runs.finish(run.id, "a", "failed", { ok: false, error: { kind: "ExecutionFailure", message: "m" }, toolCalls: [listed] })
@@ -362,6 +365,11 @@ for (const [name, layer] of stores) {
             listed,
             { path: "tools.t.c10", key: `${run.id}:10` },
           ])
+          // The answer lists where each call was made: the row that ends the run carries that.
+          assert.deepStrictEqual(
+            [...(done?.locations ?? new Map())].sort(([a], [b]) => a.localeCompare(b)),
+            [[`${run.id}:1`, { line: 1, column: 3 }], [`${run.id}:2`, { line: 2, column: 3 }]],
+          )
         }),
       )
 

@@ -174,7 +174,8 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           r.snapshot = null
           release(r, now)
           appendEvent(tables, id, `run.${status}`, { owner }, now)
-          return toRow(r, now)
+          const locations = new Map(journal.flatMap((c) => (c.location === null ? [] : [[c.key, c.location] as const])))
+          return { ...toRow(r, now), locations }
         }),
       suspend: (id, owner, snapshot, seal, at, auto?: AutoSuspend) =>
         atomically((now) => {

@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
-import { Limits, type Result, RunStatus } from "../../api.ts"
+import { Limits, type Result, RunStatus, SourceLocation } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
 import {
   type AutoSuspend,
@@ -25,7 +25,6 @@ import {
   type NewRun,
   type RunRow,
   RunStore,
-  withJournal,
 } from "../runs.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
@@ -51,7 +50,7 @@ const RunColumns = {
 }
 const RunRaw = Schema.Struct(RunColumns)
 const WithSnapshot = Schema.Struct({ ...RunColumns, snapshot: Schema.NullOr(Schema.Uint8Array), seal: Schema.NullOr(Schema.String) })
-const JournalCall = Schema.Struct({ key: Schema.String, path: Schema.String })
+const Finished = Schema.Struct({ ...RunColumns, locations: Schema.NullOr(Schema.Record(Schema.String, SourceLocation)) })
 const Recovered = Schema.Struct({
   ...RunColumns,
   snapshot: Schema.NullOr(Schema.Uint8Array),
@@ -174,19 +173,32 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return new Map((yield* decodeRows(StatusCount)(raw)).map((r) => [r.status, r.n]))
     }).pipe(Effect.withSpan("RunStore.countByStatus"))
 
-    // The journal is read first: only the owner adds calls to it, and it is ending the run.
+    // One statement: the Result gains the journal's calls it lacks (`withJournal`, in SQL: sorted by call number,
+    // the listed ones first among equals), and the answer's call locations come back with the row.
+    const callNumber = (key: string) => sql.literal(`(CASE WHEN substring(${key} from '[^:]*$') ~ '^[0-9]+$' THEN substring(${key} from '[^:]*$')::numeric END)`)
     const finish = Effect.fn("RunStore.finish")(function* (id: string, owner: string, status: "succeeded" | "failed", result: Result) {
-      const journal = yield* decodeRows(JournalCall)(yield* sql`SELECT key, path FROM calls WHERE run_id = ${id}`)
-      return yield* first(
-        yield* sql`
-          WITH r AS (
-            UPDATE runs SET status = ${status}, result = ${json(withJournal(result, journal))}, snapshot = NULL,
-              owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
-            WHERE id = ${id} AND owner = ${owner} AND status = 'running'
-            RETURNING *
-          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, ${`run.${status}`}, ${json({ owner })} FROM r)
-          SELECT ${columns} FROM r`,
-      )
+      const raw = yield* sql`
+        WITH given AS (SELECT ${json(result)}::jsonb AS result),
+        listed AS (SELECT l.t, l.n FROM given, jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)),
+        missing AS (
+          SELECT jsonb_build_object('path', 'tools.' || c.path, 'key', c.key) AS t FROM calls c
+          WHERE c.run_id = ${id} AND NOT EXISTS (SELECT 1 FROM listed WHERE listed.t->>'key' = c.key)
+        ), merged AS (
+          SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM missing) THEN given.result ELSE jsonb_set(given.result, '{toolCalls}', (
+            SELECT jsonb_agg(a.t ORDER BY ${callNumber("a.t->>'key'")}, a.o, a.n) FROM (
+              SELECT t, n, 0 AS o FROM listed UNION ALL SELECT t, 0, 1 FROM missing
+            ) a)) END AS result
+          FROM given
+        ), r AS (
+          UPDATE runs SET status = ${status}, result = (SELECT result FROM merged), snapshot = NULL,
+            owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
+          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          RETURNING *
+        ), e AS (INSERT INTO events (run_id, type, data) SELECT id, ${`run.${status}`}, ${json({ owner })} FROM r)
+        SELECT ${columns}, (SELECT jsonb_object_agg(c.key, c.location) FROM calls c WHERE c.run_id = r.id AND c.location IS NOT NULL) AS locations
+        FROM r`
+      const r = (yield* decodeRows(Finished)(raw))[0]
+      return r === undefined ? undefined : { ...toRow(r), locations: new Map(Object.entries(r.locations ?? {})) }
     })
 
     /** Keeps `snapshot` (sealed `seal`) as checkpoint `seq` of the runs `r` returns, and drops the run's oldest past `at.keep`. */
