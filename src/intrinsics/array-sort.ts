@@ -83,19 +83,24 @@ export function* SortList(realm: Realm, items: Value[], comparefn: JSObject | un
   return sorted
 }
 
-/**
- * https://tc39.es/ecma262/#sec-comparearrayelements for x, y not undefined: the comparator's number (NaN is 0),
- * or the order of ToString(x) and ToString(y) by code units.
+/*
+ * https://tc39.es/ecma262/#sec-comparearrayelements for x, y not undefined is, at each comparison below,
+ *   const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [x, y]) : yield* CompareStrings(realm, x, y)
+ *   const order = typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)
+ * written out rather than as a Task of its own: a sort makes n·log n comparisons, and a generator for each was most
+ * of the cost of sorting with a comparator. The order is the comparator's number (NaN is 0), or the order of
+ * ToString(x) and ToString(y) by code units.
  */
-function* Compare(realm: Realm, comparefn: JSObject | undefined, x: Value, y: Value): Task<number> {
-  if (comparefn !== undefined) {
-    const v = yield callRequest(comparefn, undefined, [x, y])
-    const n = typeof v === "number" ? v : yield* ToNumber(realm, v)
-    return n !== n ? 0 : n
-  }
+function* CompareStrings(realm: Realm, x: Value, y: Value): Task<number> {
   const xs = typeof x === "string" ? x : yield* ToString(realm, x)
   const ys = typeof y === "string" ? y : yield* ToString(realm, y)
   return xs < ys ? -1 : xs > ys ? 1 : 0
+}
+
+/** A comparator's result that is not a number, or NaN: ToNumber, NaN as 0. */
+function* ToOrder(realm: Realm, v: Value): Task<number> {
+  const n = yield* ToNumber(realm, v)
+  return n !== n ? 0 : n
 }
 
 /** V8's minimum run length for n elements (n itself below 64). */
@@ -124,11 +129,13 @@ function* MergeSort(realm: Realm, items: Value[], comparefn: JSObject | undefine
     let runLength = 1
     if (low + 1 < n) {
       runLength = 2
-      const descending = (yield* Compare(realm, comparefn, items[low + 1], items[low])) < 0
+      const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [items[low + 1], items[low]]) : yield* CompareStrings(realm, items[low + 1], items[low])
+      const descending = (typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)) < 0
       let previous = items[low + 1]
       for (let idx = low + 2; idx < n; idx++) {
         const current = items[idx]
-        const order = yield* Compare(realm, comparefn, current, previous)
+        const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [current, previous]) : yield* CompareStrings(realm, current, previous)
+        const order = typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)
         if (descending ? order >= 0 : order < 0) break
         previous = current
         runLength++
@@ -158,7 +165,8 @@ function* MergeSort(realm: Realm, items: Value[], comparefn: JSObject | undefine
       let j = mid
       let k = lo
       while (i < mid && j < hi) {
-        if ((yield* Compare(realm, comparefn, src[j], src[i])) < 0) dst[k++] = src[j++]
+        const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [src[j], src[i]]) : yield* CompareStrings(realm, src[j], src[i])
+        if ((typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)) < 0) dst[k++] = src[j++]
         else dst[k++] = src[i++]
       }
       while (i < mid) dst[k++] = src[i++]
@@ -190,7 +198,8 @@ function* BinaryInsertionSort(realm: Realm, comparefn: JSObject | undefined, ite
     let right = start
     while (left < right) {
       const mid = left + ((right - left) >> 1)
-      if ((yield* Compare(realm, comparefn, pivot, items[mid])) < 0) right = mid
+      const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [pivot, items[mid]]) : yield* CompareStrings(realm, pivot, items[mid])
+      if ((typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)) < 0) right = mid
       else left = mid + 1
     }
     for (let p = start; p > left; p--) items[p] = items[p - 1]

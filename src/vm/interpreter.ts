@@ -555,6 +555,19 @@ export function runFrame(m: Machine, entry: Frame): void {
           frame.sp = sp - 1
           const caller = frames[frames.length - 2]
           const kind = frame.kind
+          if (kind === FrameKind.Normal && caller !== undefined && caller.task !== undefined) {
+            // A callback returns to the built-in that called it, which runs on to its next call in place.
+            const next = m.returnToNative(v)
+            if (next === undefined) return
+            frame = next
+            code = frame.code as CodeObject
+            bc = code.bytecode
+            consts = code.constants
+            regs = frame.regs
+            pc = frame.pc
+            sp = frame.sp
+            break
+          }
           if ((kind !== FrameKind.Normal && kind !== FrameKind.Construct) || caller === undefined || caller.task !== undefined) {
             m.returnFrom(frame, v)
             return
@@ -600,7 +613,19 @@ export function runFrame(m: Machine, entry: Frame): void {
             if (f.isTaskImpl || isHostObject(r)) {
               // A built-in that may run user code: run it inline until it needs the engine.
               const res = m.startTask(r as Task<Value>)
-              if (res === PENDING) return
+              if (res === PENDING) {
+                // Its first callback (if it made one) runs in place.
+                const next = m.scriptOnTop()
+                if (next === undefined) return
+                frame = next
+                code = frame.code as CodeObject
+                bc = code.bytecode
+                consts = code.constants
+                regs = frame.regs
+                pc = frame.pc
+                sp = frame.sp
+                break
+              }
               regs[sp++] = res
               break
             }

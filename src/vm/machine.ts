@@ -30,7 +30,7 @@ import {
   OrdinaryCallBindThis,
   OrdinaryCreateThisForConstruct,
 } from "../runtime/function-create.ts"
-import type { ScriptFunction } from "../runtime/function-object.ts"
+import { ScriptFunction } from "../runtime/function-object.ts"
 import {
   type GeneratorObject,
   NewAsyncFunctionActivation,
@@ -127,6 +127,7 @@ export class Machine {
   /** The top script frame returns `v`. */
   returnFrom(frame: Frame, v: Value): void {
     this.frames.pop()
+    if (frame.kind === FrameKind.Normal) return this.deliver(v)
     if (frame.kind === FrameKind.Native) throw new Error("codemode bug: return from a native frame")
     const r = ActivationReturn(this.realm, frame.kind, frame.activation as GeneratorObject | undefined, v, frame.thisValue)
     if (isTask(r)) this.pushTask(r as Task<Value>)
@@ -205,6 +206,26 @@ export class Machine {
     this.pushScript(f, thisArg, args, start, argc, newTarget)
   }
 
+  /**
+   * The top script frame, an ordinary call made by the native frame below it, returns `v`: the built-in's Task goes
+   * on to its next request at once. Returns the script frame now on top when the caller may run it in place (the
+   * next callback of a `map`, or the frame that called the built-in once it is done), else undefined.
+   */
+  returnToNative(v: Value): Frame | undefined {
+    const frames = this.frames
+    frames.pop()
+    const native = frames[frames.length - 1] as Frame
+    native.resumeValue = v
+    this.stepNative(native)
+    return this.scriptOnTop()
+  }
+
+  /** The top frame when it is a script frame the running loop may switch to in place (steps remain), else undefined. */
+  scriptOnTop(): Frame | undefined {
+    const top = this.frames[this.frames.length - 1]
+    return top !== undefined && top.task === undefined && this.steps > 0 ? top : undefined
+  }
+
   /** Runs one step of the top native frame's Task. */
   private stepNative(frame: Frame): void {
     const task = frame.task as Task<Value>
@@ -239,8 +260,12 @@ export class Machine {
 
   private request(req: EngineRequest): void {
     switch (req.kind) {
-      case "call":
-        return this.invoke(req.f, req.thisArg, req.args, undefined)
+      case "call": {
+        // A built-in calling back into the program (map, sort's comparator...): straight to a frame.
+        const f = req.f
+        if (f instanceof ScriptFunction) return this.pushScript(f, req.thisArg, req.args, 0, req.args.length, undefined)
+        return this.invoke(f, req.thisArg, req.args, undefined)
+      }
       case "construct":
         return this.invoke(req.f, undefined, req.args, req.newTarget)
       case "generatorResume":
