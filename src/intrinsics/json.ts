@@ -24,7 +24,7 @@ import {
 import { PrimitiveWrapper } from "../runtime/primitive-wrapper.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
-import { type PropertyKey, type Value, WellKnownSymbols } from "../runtime/value.ts"
+import { EMPTY, type PropertyKey, type Value, WellKnownSymbols } from "../runtime/value.ts"
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parsing
@@ -519,6 +519,96 @@ function* SerializeJSONArray(state: SerializeState, value: ArrayObject, key: str
   return final
 }
 
+/**
+ * SerializeJSONProperty for plain data, without a Task per property: the same steps, refusing (NOT_PLAIN) at the
+ * first place where user code could run (an accessor, a callable toJSON, a boxed primitive). Until then nothing
+ * observable has happened, so the caller starts over on the Task path with a fresh state; a circular structure or
+ * an over-long result throws here exactly as it would there, as no user code could have run before it.
+ */
+const serializePlain = (state: SerializeState, key: string, holder: JSObject): string | undefined | typeof NOT_PLAIN => {
+  PollInterrupt(state.realm)
+  let value: Value
+  const els = holder instanceof ArrayObject ? holder.elements : null
+  const index = els === null ? -1 : Number(key)
+  const element = els !== null && index < els.length ? els[index] : EMPTY
+  if (element !== EMPTY) value = element as Value
+  else {
+    const p = holder.lookup(key)
+    if (p !== undefined && p.accessor) return NOT_PLAIN
+    value = p?.value
+  }
+  if (value instanceof JSObject) {
+    const toJSON = value.lookup("toJSON")
+    if (toJSON !== undefined && (toJSON.accessor || IsCallable(toJSON.value))) return NOT_PLAIN
+    if (value instanceof PrimitiveWrapper) return NOT_PLAIN
+    if (value.kind === RAW_JSON) return (value.GetOwnProperty("rawJSON")?.value as string | undefined) ?? "null"
+    if (value.isCallable()) return undefined
+    return value instanceof ArrayObject ? serializePlainArray(state, value, key) : serializePlainObject(state, value, key)
+  }
+  if (value === null) return "null"
+  if (value === true) return "true"
+  if (value === false) return "false"
+  if (typeof value === "string") return QuoteJSONString(value)
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "null"
+  if (typeof value === "bigint") return NOT_PLAIN
+  return undefined
+}
+
+const NOT_PLAIN: unique symbol = Symbol("not plain")
+
+/** SerializeJSONObject for plain data (see serializePlain). */
+const serializePlainObject = (state: SerializeState, value: JSObject, key: string): string | typeof NOT_PLAIN => {
+  enter(state, value, key)
+  const stepback = state.indent
+  state.indent = stepback + state.gap
+  const K = state.propertyList ?? enumerableOwnKeys(value)
+  const partial: string[] = []
+  let length = 0
+  for (const P of K) {
+    const strP = serializePlain(state, P, value)
+    if (strP === NOT_PLAIN) return NOT_PLAIN
+    if (strP === undefined) continue
+    const member = `${QuoteJSONString(P)}:${state.gap === "" ? "" : " "}${strP}`
+    length += member.length
+    checkStringLength(length)
+    partial.push(member)
+  }
+  const final = joinMembers(state, partial, stepback, "{", "}")
+  leave(state)
+  state.indent = stepback
+  return final
+}
+
+/** EnumerableOwnProperties(O, key), which runs nothing. */
+const enumerableOwnKeys = (O: JSObject): string[] => {
+  const keys: string[] = []
+  for (const key of O.OwnPropertyKeys()) {
+    if (typeof key === "string" && O.GetOwnProperty(key)?.enumerable === true) keys.push(key)
+  }
+  return keys
+}
+
+/** SerializeJSONArray for plain data (see serializePlain). */
+const serializePlainArray = (state: SerializeState, value: ArrayObject, key: string): string | typeof NOT_PLAIN => {
+  enter(state, value, key)
+  const stepback = state.indent
+  state.indent = stepback + state.gap
+  const partial: string[] = []
+  const len = value.length
+  let length = 0
+  for (let index = 0; index < len; index++) {
+    const strP = serializePlain(state, String(index), value) ?? "null"
+    if (strP === NOT_PLAIN) return NOT_PLAIN
+    length += strP.length + 1
+    checkStringLength(length)
+    partial.push(strP)
+  }
+  const final = joinMembers(state, partial, stepback, "[", "]")
+  leave(state)
+  state.indent = stepback
+  return final
+}
+
 // https://tc39.es/ecma262/#sec-json.stringify
 function* JSON_stringify(realm: Realm, _this: Value, args: ReadonlyArray<Value>): Task<Value> {
   const [value, replacer] = args
@@ -555,8 +645,12 @@ function* JSON_stringify(realm: Realm, _this: Value, args: ReadonlyArray<Value>)
   }
   const wrapper = new JSObject(realm.ObjectPrototype)
   CreateDataProperty(wrapper, "", value)
-  const state: SerializeState = { realm, replacerFunction, propertyList, gap, indent: "", stack: [], keys: [] }
-  return yield* SerializeJSONProperty(state, "", wrapper)
+  const newState = (): SerializeState => ({ realm, replacerFunction, propertyList, gap, indent: "", stack: [], keys: [] })
+  if (replacerFunction === undefined) {
+    const text = serializePlain(newState(), "", wrapper)
+    if (text !== NOT_PLAIN) return text
+  }
+  return yield* SerializeJSONProperty(newState(), "", wrapper)
 }
 
 // https://tc39.es/proposal-json-parse-with-source/#sec-json.rawjson
