@@ -174,6 +174,8 @@ export class Execution extends Context.Service<
       /** Writes how the run ended: what its program returned, or what stopping it means. */
       const save = (run: Running, row: RunRow) => {
         let saved: RunRow | undefined
+        // Stored whole at its end: nobody could wait on a notice for a run no store had (not found until now).
+        let unseen = false
         // An unrecorded run is stored whole, with the logs it kept, in one statement.
         // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
         // (then the row is finished) or finds the run stored whole (then it has nothing to do).
@@ -184,7 +186,7 @@ export class Execution extends Context.Service<
                 ? store.finish(row.id, me, status, result)
                 : store
                     .insertEnded({ ...run.unrecorded, status, result, ...takeLogs(run) })
-                    .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && (run.unrecorded = undefined))))),
+                    .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((run.unrecorded = undefined), (unseen = true)))))),
             ),
           )
         const suspend = (saved: Suspended, auto: Parameters<typeof store.suspend>[5]) =>
@@ -247,7 +249,7 @@ export class Execution extends Context.Service<
             Effect.gen(function* () {
               running.delete(row.id)
               yield* Deferred.succeed(run.saved, saved)
-              yield* notifications.publish({ type: "changed", runId: row.id })
+              if (!unseen) yield* notifications.publish({ type: "changed", runId: row.id })
               if (saved?.status === "suspended") yield* PubSub.publish(suspendedRuns, row.id)
             }),
           ),
