@@ -60,13 +60,16 @@ export class RunEvents extends Context.Service<
             let cursor = after ?? "0"
             for (;;) {
               // The row first: when it has ended, every event written with its final status is already committed.
-              const row = yield* runs.get(tenant, id)
+              let row = yield* runs.get(tenant, id)
               const batch = yield* events.after(id, cursor, PAGE)
               for (const e of batch) {
                 const data: Record<string, unknown> = { ...(e.data as Record<string, unknown>), at: e.at.toISOString() }
-                // The final event carries the Result (value or error, logs, tool calls with their locations).
-                if ((e.type === "run.succeeded" || e.type === "run.failed") && row?.result != null) {
-                  data["result"] = listsCalls(row) ? located(row.result, (yield* calls.locations([id])).get(id)) : row.result
+                // The final event carries the Result (value or error, logs, tool calls with their locations). It is
+                // written by the statement that stores the Result, which may have committed between the two reads
+                // above: then the row read first is older than the event, and is read again.
+                if (e.type === "run.succeeded" || e.type === "run.failed") {
+                  if (row?.result == null) row = yield* runs.get(tenant, id)
+                  if (row?.result != null) data["result"] = listsCalls(row) ? located(row.result, (yield* calls.locations([id])).get(id)) : row.result
                 }
                 yield* Queue.offer(queue, { id: e.id, event: e.type, data: JSON.stringify(data) })
                 cursor = e.id
