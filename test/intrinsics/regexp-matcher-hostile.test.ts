@@ -26,7 +26,8 @@ const HOSTILE = {
 
 describe.each(engines)("regular expressions cannot hold the host past timeoutMs (%s)", (engine) => {
   for (const [what, code] of Object.entries(HOSTILE)) {
-    it(`a catastrophic backtrack with ${what} ends with TimeoutExceeded within timeoutMs + 1 s`, async () => {
+    // A wall-clock bound: a moment without a core on a shared machine is retried; a match never stopped fails every try.
+    it(`a catastrophic backtrack with ${what} ends with TimeoutExceeded within timeoutMs + 1 s`, { retry: 2 }, async () => {
       const started = Date.now()
       const result = await run(code, engine, 500)
       expect(Date.now() - started).toBeLessThan(1_500)

@@ -47,13 +47,14 @@ describe.each(ENGINES)("hostile built-ins on %s", (engine) => {
   // The service always has a memory budget; without one, 12 slices of 2^28 bytes are 3 GB of the host's.
   const runtime = makeFor(engine)({ limits: { timeoutMs: TIMEOUT_MS, maxMemoryBytes: 2 ** 30 } })
   for (const [name, code] of Object.entries(PROGRAMS)) {
-    it(`${name} ends within timeoutMs + 1 s`, async () => {
+    // A wall-clock bound: a moment without a core on a shared machine is retried; a run never stopped fails every try.
+    it(`${name} ends within timeoutMs + 1 s`, { timeout: 60_000, retry: 2 }, async () => {
       const started = performance.now()
       const result = await Effect.runPromise(runtime.execute(code))
       const elapsed = performance.now() - started
       expect(elapsed).toBeLessThan(BOUND_MS)
       if (!result.ok) expect(["TimeoutExceeded", "ExecutionFailure"]).toContain(result.error.kind)
-    }, 60_000)
+    })
   }
 })
 
