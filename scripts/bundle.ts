@@ -8,6 +8,10 @@
  * imports (modules loaded on first use) become chunks that still load only when used. The CLI and the service keep
  * the per-module build: they pay their start-up once per process, not per host.
  *
+ * Whitespace and comments are minified away (a fifth of the file): every start reads and decodes the whole text
+ * even when the compile cache has its code, and V8 compiles lazily from it (loading the bundle: 48 -> 39 ms CPU on a
+ * loaded machine). Names are kept, so stack traces stay readable, and the source map leads back to src/.
+ *
  * The run inspector's browser files (src/ui/, plain ES modules tsc does not compile) are copied to dist/src/ui/,
  * where the compiled src/server/ui.ts looks for them.
  */
@@ -24,6 +28,7 @@ await build({
   target: "node24",
   packages: "external",
   sourcemap: true,
+  minifyWhitespace: true,
   chunkNames: "chunk-[hash]",
   logLevel: "warning",
 })
