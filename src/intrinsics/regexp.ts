@@ -13,7 +13,7 @@
  * ("Invalid regular expression: /(/: Unterminated group").
  *
  * A host match is one host call that `timeoutMs` cannot interrupt, so V8 runs only patterns its linear-time engine
- * accepts (it finishes an excessively backtracking match there, host/regexp-engine.ts); every other pattern runs on
+ * accepts (it finishes an excessively backtracking match there, `useLinearFallback`); every other pattern runs on
  * the interruptible matcher (regexp-matcher/), which returns the same match arrays and charges its steps to the run.
  *
  * NON-SPEC: the legacy static properties (RegExp.$1-$9, lastMatch, input...) are not provided.
@@ -51,7 +51,7 @@ import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { type Value, WellKnownSymbols } from "../runtime/value.ts"
 import { callRequest } from "./array-elements.ts"
-import { InterruptibleRegExp, linearEngineRefuses } from "./regexp-matcher/index.ts"
+import { InterruptibleRegExp, linearEngineRefuses, useLinearFallback } from "./regexp-matcher/index.ts"
 import { CreateRegExpStringIterator } from "./iterator.ts"
 import { GetSubstitution } from "./string.ts"
 
@@ -98,6 +98,7 @@ const hostRegExp = (source: string, flags: string): RegExp => {
   if (re === undefined) {
     // The `l` flag is V8's while regexp-matcher asks its linear engine a question; it is never the sandbox's.
     if (/[^dgimsuvy]/.test(flags)) throw new SandboxError("SyntaxError", `Invalid flags supplied to RegExp constructor '${flags}'`)
+    useLinearFallback()
     try {
       re = new RegExp(source, flags)
     } catch (e) {

@@ -17,13 +17,14 @@
  * version never accept each other's states when their engines differ.
  */
 import { createHash } from "node:crypto"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { dirname, join, relative, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+
+// The modules below are loaded on first use, when a state is first saved or read: importing them with the library
+// would cost the start-up of every host, most of which never save one.
+const fs = () => process.getBuiltinModule("node:fs")
+const path = () => process.getBuiltinModule("node:path")
 
 /** src/, the folder above this file's. */
-const SOURCE_ROOT = fileURLToPath(new URL("..", import.meta.url))
+const sourceRoot = (): string => process.getBuiltinModule("node:url").fileURLToPath(new URL("..", import.meta.url))
 
 /** Folders of src/ that are hashed whole. */
 const CORE = ["bytecode", "compiler", "intrinsics", "language", "runtime", "snapshot", "vm"]
@@ -34,11 +35,17 @@ const HOST_ROOTS = ["host/vm-session.ts"]
 // Relative specifiers of static imports, re-exports and dynamic imports.
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.[^"']+)["']/g
 
-const filesUnder = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]))
+const filesUnder = (dir: string): string[] => {
+  const { join } = path()
+  return fs()
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]))
+}
 
 /** The core's files and everything they and the host roots import under `root`, as absolute paths. */
 const stateFiles = (root: string): string[] => {
+  const { existsSync, readFileSync } = fs()
+  const { dirname, join, resolve } = path()
   const seen = new Set<string>()
   const pending = [...CORE.flatMap((d) => filesUnder(join(root, d))), ...HOST_ROOTS.map((f) => join(root, f))]
   while (pending.length > 0) {
@@ -56,7 +63,9 @@ const stateFiles = (root: string): string[] => {
 
 /** meriyah's version, from its package.json (its `exports` hide it from require.resolve). */
 const parserVersion = (): string => {
-  let dir = dirname(createRequire(import.meta.url).resolve("meriyah"))
+  const { existsSync, readFileSync } = fs()
+  const { dirname, join } = path()
+  let dir = dirname(process.getBuiltinModule("node:module").createRequire(import.meta.url).resolve("meriyah"))
   for (;;) {
     const manifest = join(dir, "package.json")
     if (existsSync(manifest)) {
@@ -71,10 +80,11 @@ const parserVersion = (): string => {
 
 /** The build id of the sources under `root` (a src/ folder) read with this parser. Exported for tests. */
 export const computeBuildId = (root: string): string => {
+  const { readFileSync } = fs()
   const hash = createHash("sha256")
   hash.update(`meriyah@${parserVersion()}\0`)
   for (const file of stateFiles(root)) {
-    hash.update(relative(root, file).split("\\").join("/"))
+    hash.update(path().relative(root, file).split("\\").join("/"))
     hash.update("\0")
     hash.update(readFileSync(file))
     hash.update("\0")
@@ -84,5 +94,5 @@ export const computeBuildId = (root: string): string => {
 
 let cached: string | undefined
 
-export const buildId = (): string => (cached ??= computeBuildId(SOURCE_ROOT))
+export const buildId = (): string => (cached ??= computeBuildId(sourceRoot()))
 

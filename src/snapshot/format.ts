@@ -22,7 +22,6 @@
  * It is still raw deflate, so any inflater reads it, and this reader inflates any other payload with zlib.
  */
 import { createHash } from "node:crypto"
-import { deflateRawSync, inflateRawSync } from "node:zlib"
 import { SnapshotError } from "./errors.ts"
 import type { EncodedHeap } from "./heap-codec.ts"
 
@@ -49,6 +48,11 @@ const MAGIC = Buffer.from("CMSN", "latin1")
 const LAYOUT = 1
 const HEADER = 10
 const DIGEST = 16
+
+// zlib is loaded when a state too large to store is first written or read: small runs and hosts that never save a
+// state do without it, and importing it with the library would cost every host's start-up.
+const zlib = () => process.getBuiltinModule("node:zlib")
+
 /** The largest JSON text a snapshot may inflate to. */
 export const MAX_SNAPSHOT_JSON_BYTES = 256 * 1024 * 1024
 
@@ -91,7 +95,7 @@ const unstoreRaw = (payload: Buffer): Buffer | undefined => {
 export const toBytes = (snapshot: Snapshot): Uint8Array => {
   const json = Buffer.from(JSON.stringify(snapshot), "utf8")
   if (json.length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError(`the snapshot is larger than ${MAX_SNAPSHOT_JSON_BYTES} bytes`)
-  const payload = json.length <= STORE_UP_TO ? storeRaw(json) : deflateRawSync(json, { level: json.length <= FAST_DEFLATE_BELOW ? 1 : DEFAULT_LEVEL })
+  const payload = json.length <= STORE_UP_TO ? storeRaw(json) : zlib().deflateRawSync(json, { level: json.length <= FAST_DEFLATE_BELOW ? 1 : DEFAULT_LEVEL })
   const header = Buffer.alloc(HEADER)
   MAGIC.copy(header, 0)
   header.writeUInt16BE(LAYOUT, 4)
@@ -126,7 +130,7 @@ export const fromBytes = (bytes: Uint8Array): Snapshot => {
   let json = unstoreRaw(payload)
   if (json === undefined) {
     try {
-      json = inflateRawSync(payload, { maxOutputLength: Math.max(1, length) })
+      json = zlib().inflateRawSync(payload, { maxOutputLength: Math.max(1, length) })
     } catch (e) {
       throw new SnapshotError(`the snapshot's payload does not inflate: ${e instanceof Error ? e.message : String(e)}`)
     }

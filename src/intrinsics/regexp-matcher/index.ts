@@ -1,18 +1,31 @@
 /**
  * The interruptible matcher: a backtracking matcher written here (parse.ts, compile.ts, exec.ts) for the patterns
  * V8 can only run on its backtracking engine, whose single call `timeoutMs` cannot end. V8 finishes a match that
- * backtracks too much on its linear-time engine (host/regexp-engine.ts), but that engine refuses backreferences,
+ * backtracks too much on its linear-time engine (`useLinearFallback`), but that engine refuses backreferences,
  * lookaheads, the i/u/v/d flags, modifiers and large counted repetitions; `linearEngineRefuses` asks V8 itself,
  * and such patterns run here instead, charging every step to the run.
  *
  * `InterruptibleRegExp` has the shape of a host RegExp with `g` or `y` (an `exec` from `lastIndex`) and returns the
  * same match arrays, so intrinsics/regexp.ts uses either without knowing which.
  */
-import { setFlagsFromString } from "node:v8"
 import { SandboxError } from "../../runtime/completion.ts"
 import { compile, type Program } from "./compile.ts"
 import { insidePair, Machine, type Poll } from "./exec.ts"
 import { parsePattern } from "./parse.ts"
+
+/**
+ * A pattern with catastrophic backtracking (`/(a+)+$/` on "aaa…b") would hold the process for minutes in one host
+ * call. With this process-wide V8 flag, a match that backtracks too much is finished on V8's linear-time engine
+ * instead: it changes how long a match takes, never what it finds, so host code is unaffected. V8 reads it when it
+ * compiles a RegExp, so it is turned on before the first host RegExp a sandbox pattern runs on (intrinsics/regexp.ts)
+ * rather than when the library loads, which would make every host load node:v8 at start-up.
+ */
+let linearFallback = false
+export const useLinearFallback = (): void => {
+  if (linearFallback) return
+  process.getBuiltinModule("node:v8").setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks")
+  linearFallback = true
+}
 
 /**
  * Would V8's linear-time engine refuse this pattern? The `l` flag compiles a pattern for that engine only and
@@ -20,6 +33,7 @@ import { parsePattern } from "./parse.ts"
  * (host or sandbox) ever sees an `l` flag accepted.
  */
 export const linearEngineRefuses = (source: string, flags: string): boolean => {
+  const { setFlagsFromString } = process.getBuiltinModule("node:v8")
   setFlagsFromString("--enable-experimental-regexp-engine")
   try {
     new RegExp(source, flags.replace(/[gy]/g, "") + "l")
