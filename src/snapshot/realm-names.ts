@@ -21,8 +21,9 @@ const segment = (key: PropertyKey): string => (key instanceof SymbolValue ? `[${
 export const nameReachable = (realm: Realm): void => {
   const queue: Array<[JSObject, string]> = [...realm.ownIntrinsics].map(([name, o]) => [o, name])
   for (const twin of realm.fork?.made ?? []) if (!untouchedTwin(twin)) queue.push([twin, realm.intrinsicNames.get(twin)!])
-  const visit = (o: unknown, path: string): void => {
-    if (!(o instanceof JSObject) || realm.intrinsicNames.has(o)) return
+  // Almost every value met is a primitive or an object named already: the path is built only for the others.
+  const unnamed = (o: unknown): o is JSObject => o instanceof JSObject && !realm.intrinsicNames.has(o)
+  const visit = (o: JSObject, path: string): void => {
     const name = `%${path}%`
     realm.register(name, o)
     queue.push([o, name])
@@ -31,17 +32,17 @@ export const nameReachable = (realm: Realm): void => {
     const [o, name] = queue[i]!
     if (untouchedTwin(o)) continue
     const base = name.slice(1, -1)
-    visit(o.proto, `${base}.[[Prototype]]`)
+    if (unnamed(o.proto)) visit(o.proto, `${base}.[[Prototype]]`)
     // A twin's properties not yet copied are its template object's, named when the template was.
     const properties: unknown = o.properties
     for (const [key, p] of properties instanceof ForkedProperties ? properties.changes() : o.properties) {
       if (p.accessor) {
-        visit(p.get, `${base}.${segment(key)}[get]`)
-        visit(p.set, `${base}.${segment(key)}[set]`)
-      } else visit(p.value, `${base}.${segment(key)}`)
+        if (unnamed(p.get)) visit(p.get, `${base}.${segment(key)}[get]`)
+        if (unnamed(p.set)) visit(p.set, `${base}.${segment(key)}[set]`)
+      } else if (unnamed(p.value)) visit(p.value, `${base}.${segment(key)}`)
     }
     if (o instanceof NativeFunction && o.slots !== undefined) {
-      for (const [k, v] of Object.entries(o.slots)) if (!Array.isArray(v)) visit(v, `${base}.[[${k}]]`)
+      for (const [k, v] of Object.entries(o.slots)) if (!Array.isArray(v) && unnamed(v)) visit(v, `${base}.[[${k}]]`)
     }
   }
 }
