@@ -10,7 +10,7 @@
  */
 import { chargeMemory, Cost } from "../runtime/memory.ts"
 import type { ESTree } from "meriyah"
-import type { Binding, FunctionInfo, Resolution, Scope, ScopeAnalysis } from "../language/scope.ts"
+import type { Binding, BindingKind, FunctionInfo, Resolution, Scope, ScopeAnalysis } from "../language/scope.ts"
 import { tdzError } from "../runtime/references.ts"
 import type { PrivateName } from "../runtime/object.ts"
 import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
@@ -38,6 +38,17 @@ export interface Ref {
   readonly checked: boolean
 }
 
+/**
+ * What a call binds on entering a function's scope, worked out once per function: the pseudo-bindings it fills in
+ * (`this`, `new.target`, the function object, `arguments`) and, for a simple parameter list, each parameter's slot
+ * in the function scope's record.
+ */
+export interface FunctionLayout {
+  readonly pseudo: ReadonlyArray<{ readonly kind: BindingKind; readonly slot: number }>
+  /** Undefined when a parameter's binding is not in the function scope's own record (the general path binds it). */
+  readonly paramSlots: ReadonlyArray<number> | undefined
+}
+
 /** The binding layout of one program: slot numbers, initial records, resolved references. */
 export class Layout {
   readonly analysis: ScopeAnalysis
@@ -45,6 +56,7 @@ export class Layout {
   private readonly templates = new Map<Scope, Slot[]>()
   private readonly refs = new Map<ESTree.Node, Ref | null>()
   private readonly argumentsMaps = new Map<FunctionInfo, ReadonlyArray<number> | undefined>()
+  private readonly functionLayouts = new Map<FunctionInfo, FunctionLayout>()
 
   constructor(analysis: ScopeAnalysis) {
     this.analysis = analysis
@@ -104,6 +116,26 @@ export class Layout {
     const map = fi.mappedParameters()?.map((p) => (p === undefined ? -1 : this.slot(p)))
     this.argumentsMaps.set(fi, map)
     return map
+  }
+
+  functionLayout(fi: FunctionInfo): FunctionLayout {
+    let l = this.functionLayouts.get(fi)
+    if (l === undefined) {
+      const pseudo: Array<{ kind: BindingKind; slot: number }> = []
+      for (const b of fi.scope.bindings.values()) {
+        if (b.kind === "this" || b.kind === "new.target" || b.kind === "function-object" || b.kind === "callee" || b.kind === "arguments") {
+          pseudo.push({ kind: b.kind, slot: this.slot(b) })
+        }
+      }
+      let paramSlots: Array<number> | undefined
+      if (fi.hasSimpleParameterList) {
+        const refs = fi.params.map((p) => this.ref(p))
+        if (refs.every((r) => r !== null && r.scope === fi.scope)) paramSlots = refs.map((r) => r!.slot)
+      }
+      l = { pseudo, paramSlots }
+      this.functionLayouts.set(fi, l)
+    }
+    return l
   }
 
   /** A binding as a reference (unchecked): for prologues and class set-up that store to it directly. */

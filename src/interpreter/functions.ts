@@ -119,34 +119,40 @@ export const enterFunctionScope = (a: Activation, fi: FunctionInfo): void => {
   a.env = env
   if (env === a.func.env) return
   const slots = env!.slots
-  for (const b of fi.scope.bindings.values()) {
-    switch (b.kind) {
+  for (const { kind, slot } of layout.functionLayout(fi).pseudo) {
+    switch (kind) {
       case "this":
-        if (fi.kind !== "derivedConstructor") slots[layout.slot(b)] = a.thisValue
+        if (fi.kind !== "derivedConstructor") slots[slot] = a.thisValue
         break
       case "new.target":
-        slots[layout.slot(b)] = a.newTarget
-        break
-      case "function-object":
-      case "callee":
-        slots[layout.slot(b)] = a.func
+        slots[slot] = a.newTarget
         break
       case "arguments": {
         const mapped = layout.argumentsMap(fi)
-        slots[layout.slot(b)] = CreateArgumentsObject(a.realm, a.args, a.func, a.code.strict, mapped === undefined ? undefined : { env: env!, slots: mapped })
+        slots[slot] = CreateArgumentsObject(a.realm, a.args, a.func, a.code.strict, mapped === undefined ? undefined : { env: env!, slots: mapped })
         break
       }
       default:
-        break
+        slots[slot] = a.func
     }
   }
 }
 
-/** Binds a parameter list of plain identifiers to the arguments. */
+/** Binds a parameter list of plain identifiers to the arguments (the function's record is current). */
 export const bindSimpleParameters = (a: Activation, fi: FunctionInfo): void => {
   const params = fi.params as ReadonlyArray<ESTree.Identifier>
+  const n = params.length
+  if (n === 0) return
   const layout = a.program.layout
-  for (let i = 0; i < params.length; i++) {
+  const paramSlots = layout.functionLayout(fi).paramSlots
+  if (paramSlots !== undefined) {
+    const slots = a.env!.slots
+    const args = a.args
+    for (let i = 0; i < n; i++) slots[paramSlots[i]!] = args[i]
+    a.offset = params[n - 1]!.start ?? a.offset
+    return
+  }
+  for (let i = 0; i < n; i++) {
     const p = params[i] as ESTree.Identifier
     a.offset = p.start ?? a.offset
     const t = storeRef(a, layout.ref(p), p.name, a.args[i], true)

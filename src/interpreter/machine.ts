@@ -30,7 +30,7 @@ import { Caps } from "../runtime/caps.ts"
 import { ThrowCompletion, throwRangeError } from "../runtime/completion.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
 import { CheckNotClassConstructorCall, OrdinaryCallBindThis, OrdinaryCreateThisForConstruct } from "../runtime/function-create.ts"
-import type { ScriptFunction } from "../runtime/function-object.ts"
+import { ScriptFunction } from "../runtime/function-object.ts"
 import { type GeneratorObject, NewAsyncFunctionActivation } from "../runtime/generator.ts"
 import { JSObject } from "../runtime/object.ts"
 import { describeValue } from "../runtime/operations.ts"
@@ -399,6 +399,10 @@ export class Machine {
 
   /** [[Call]] or [[Construct]] of any function, to completion, for a plain evaluation. */
   callSync(f: Value, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined): Value {
+    // The common case first, as `Invoke` and `syncInvoker` would decide it.
+    if (f instanceof ScriptFunction && f.functionKind === "normal" && this.plainDepth < MAX_PLAIN_DEPTH && (newTarget === undefined || f.constructable)) {
+      return this.runPlain(f, thisArg, args, newTarget)
+    }
     return Invoke(this.realm, f, thisArg, args, newTarget, undefined, this.syncInvoker)
   }
 

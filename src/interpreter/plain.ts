@@ -13,8 +13,8 @@
  */
 import type { ESTree } from "meriyah"
 import { forEachChild } from "../language/walk.ts"
-import { disposalOf, fieldInitializerName, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
-import { calleeText } from "../language/call-printer.ts"
+import { disposalOf, fieldInitializerName, forInVarInitializer, headDisposalOf, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
+import { calleeText, iterableSite } from "../language/call-printer.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
 import { PollStringWork } from "../runtime/interrupt.ts"
@@ -25,8 +25,12 @@ import { IsCallable, IsConstructor, NativeFunction } from "../runtime/function-o
 import { JSObject } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import { getFast, GetValueTask, MISS, PutValueTask } from "../runtime/references.ts"
-import type { Task } from "../runtime/task.ts"
-import { EMPTY, type Value } from "../runtime/value.ts"
+import { toThrowCompletion } from "../runtime/errors.ts"
+import { ForInIteratorOf, ForInNext } from "../runtime/for-in.ts"
+import type { IteratorRecord } from "../runtime/iteration.ts"
+import { GetIteratorTask, IteratorCloseForThrow, IteratorCloseIfNotDone, iteratorStepFast } from "../runtime/iterator-steps.ts"
+import { isTask, type Task } from "../runtime/task.ts"
+import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
 import { ClassDefinitionEvaluation } from "./classes.ts"
 import { type Env, recordOf, type Ref, tdzError } from "./environment.ts"
 import { Evaluate, pushElement } from "./expressions.ts"
@@ -41,6 +45,7 @@ import {
   returnValue,
 } from "./functions.ts"
 import { type Activation, isHostObject } from "./machine.ts"
+import { BindingInitialization } from "./patterns.ts"
 import { binaryFast, BinaryOperationSlow, increment, NumericUnary, toNumericPrimitive } from "./operators.ts"
 import type { FunctionCode, Program } from "./program.ts"
 import { type Expr, getElementFast, loadRef, putFast, RefKind, storeRef } from "./references.ts"
@@ -76,10 +81,10 @@ interface CompiledBody {
 
 /** The compiled body of an ordinary (not async, not generator) function. */
 export const PlainBody = (p: Program, code: FunctionCode): CompiledBody => {
-  let body = p.compiledBodies.get(code) as CompiledBody | undefined
+  let body = code.compiledBody as CompiledBody | undefined
   if (body === undefined) {
     body = { run: functionBody(p, code), weight: 1 + (nestingDepth(code.node) >> 4) }
-    p.compiledBodies.set(code, body)
+    code.compiledBody = body
   }
   return body
 }
@@ -825,6 +830,12 @@ function compileStatement(p: Program, node: ESTree.Statement, labels: ReadonlyAr
       return whileLoop(p, node, labels)
     case "ForStatement":
       return forLoop(p, node, labels) ?? ((a) => a.m.drive(Statement(a, node, labels, true)))
+    case "ForOfStatement":
+    case "ForInStatement": {
+      const loop = forInOfLoop(p, node, labels)
+      if (loop !== undefined) return loop
+      break
+    }
     default:
       break
   }
@@ -905,6 +916,96 @@ function forLoop(p: Program, node: ESTree.ForStatement, labels: ReadonlyArray<st
       }
     } finally {
       a.env = outer
+    }
+  }
+}
+
+/**
+ * `for (let|const|var x of/in e)` over a synchronous iterator, without disposal or an Annex B initializer (undefined:
+ * the generator handles the rest). As ForInOfStatement: the right side sees the loop's bindings in their TDZ, each
+ * iteration binds in a fresh record, and leaving early or by a throw closes the iterator.
+ */
+function forInOfLoop(p: Program, node: ESTree.ForOfStatement | ESTree.ForInStatement, labels: ReadonlyArray<string>): StatementCode | undefined {
+  const left = node.left
+  if ((node.type === "ForOfStatement" && node.await) || left.type !== "VariableDeclaration" || headDisposalOf(left) !== undefined) return undefined
+  if (forInVarInitializer(node) !== undefined) return undefined
+  const start = node.start ?? 0
+  const scope = p.analysis.scopes.get(node)
+  const id = (left.declarations[0] as ESTree.VariableDeclarator).id
+  const init = left.kind !== "var"
+  let bind: (a: Activation, v: Value) => void
+  if (id.type === "Identifier") {
+    const ref = p.layout.ref(id)
+    const name = id.name
+    bind = (a, v) => store(a, ref, name, v, init)
+  } else bind = (a, v) => a.m.drive(BindingInitialization(a, id, v, init, "forDeclaration"))
+  const right = expression(p, node.right)
+  const body = statement(p, node.body, NO_LABELS)
+  /** One iteration: bind `v` in the iteration's record, run the body; the environment is restored after. */
+  const iteration = (a: Activation, outer: Env | null, v: Value): Completion | undefined => {
+    if (scope !== undefined) a.env = a.program.layout.enter(scope, outer)
+    bind(a, v)
+    return body(a)
+  }
+  if (node.type === "ForInStatement") {
+    return (a) => {
+      a.offset = start
+      resetCompletion(a)
+      const outer = a.env
+      if (scope !== undefined) a.env = a.program.layout.enter(scope, outer)
+      const rhs = right(a)
+      a.env = outer
+      const it = ForInIteratorOf(a.realm, rhs)
+      const m = a.m
+      for (;;) {
+        const key = ForInNext(it)
+        if (key === undefined) return undefined
+        let c: Completion | undefined
+        try {
+          c = iteration(a, outer, key)
+        } finally {
+          a.env = outer
+        }
+        const next = loopContinues(c, labels)
+        if (next === "exit") return undefined
+        if (next !== "next") return next
+        if (--m.steps <= 0) m.poll()
+      }
+    }
+  }
+  const site = iterableSite(node.right, "forOf")
+  return (a) => {
+    a.offset = start
+    resetCompletion(a)
+    const realm = a.realm
+    const outer = a.env
+    if (scope !== undefined) a.env = a.program.layout.enter(scope, outer)
+    const rhs = right(a)
+    a.env = outer
+    const m = a.m
+    const record = m.slow(GetIteratorTask(realm, rhs, site)) as unknown as IteratorRecord
+    for (;;) {
+      const step = iteratorStepFast(realm, record)
+      const v = isTask(step) ? m.slow(step as Task<Value | Empty>) : (step as Value | Empty)
+      if (v === EMPTY) return undefined
+      let c: Completion | undefined
+      try {
+        c = iteration(a, outer, v)
+      } catch (e) {
+        a.env = outer
+        const tc = toThrowCompletion(realm, e)
+        m.slow(IteratorCloseForThrow(realm, record, tc.value))
+        throw tc
+      }
+      a.env = outer
+      const next = loopContinues(c, labels)
+      if (next === "next") {
+        if (--m.steps <= 0) m.poll()
+        continue
+      }
+      // Leaving the loop early (break, return, an outer label) closes the iterator.
+      m.slow(IteratorCloseIfNotDone(realm, record))
+      return next === "exit" ? undefined : next
     }
   }
 }

@@ -38,6 +38,8 @@ export interface FunctionCode extends FunctionShape {
   /** Class constructors: the class, whether its instances get elements, whether it extends something. */
   readonly classNode: ClassNode | undefined
   readonly hasInstanceElements: boolean
+  /** The synchronous evaluator's compiled body (plain.ts), once the function has been called on the host stack. */
+  compiledBody: unknown
 }
 
 /** What the tree-walker needs of a checked program (src/language's CheckedProgram). */
@@ -57,9 +59,8 @@ export class Program {
   private readonly codes = new Map<ESTree.Node, FunctionCode>()
   /** Tagged template objects, per site. */
   readonly templates = new Map<ESTree.Node, JSObject>()
-  /** The synchronous evaluator's compiled closures (plain.ts), per node and per function body. */
+  /** The synchronous evaluator's compiled closures (plain.ts), per node. */
   readonly compiled = new Map<ESTree.Node, unknown>()
-  readonly compiledBodies = new Map<FunctionCode, unknown>()
   /** Nodes containing a suspension point of their own function (await, yield, for await, async generator return). */
   private readonly suspending = new Set<ESTree.Node>()
   /**
@@ -86,6 +87,7 @@ export class Program {
       sourceEnd: 0,
       classNode: undefined,
       hasInstanceElements: false,
+      compiledBody: undefined,
     }
     markSuspending(program.ast, this.suspending, false)
     markHoldingNothing(program.ast, this.holdingNothing)
@@ -126,6 +128,7 @@ export class Program {
         sourceEnd: sourceNode.end ?? 0,
         classNode,
         hasInstanceElements: classNode !== undefined && classHasInstanceElements(classNode),
+        compiledBody: undefined,
       }
       this.codes.set(node, c)
     }
@@ -148,6 +151,7 @@ export class Program {
         sourceEnd: node.end ?? 0,
         classNode: node,
         hasInstanceElements: classHasInstanceElements(node),
+        compiledBody: undefined,
       }
       this.codes.set(node, c)
     }
