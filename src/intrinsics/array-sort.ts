@@ -1,7 +1,8 @@
 /**
  * Sorting for Array.prototype.sort / toSorted (and anything else that needs the spec's SortCompare order):
- * SortIndexedProperties and a stable merge sort written as a Task, so that every comparator call — and every
- * `toString` the default order makes on an object — is an engine call (`yield`), never a native one.
+ * SortIndexedProperties (IndexedItems, then SortList) and a stable merge sort written as a Task, so that every
+ * comparator call — and every `toString` the default order makes on an object — is an engine call (`yield`), never
+ * a native one.
  *
  * Undefined elements are set aside first (SortCompare puts them last and never passes them to the comparator, as
  * V8 does). Primitives under the default order are sorted by the host's own default sort, which is the same
@@ -31,14 +32,12 @@ export const comparatorOrThrow = (comparefn: Value): JSObject | undefined => {
   return throwTypeError(`The comparison function must be either a function or undefined: ${text}`)
 }
 
-// https://tc39.es/ecma262/#sec-sortindexedproperties
-export function* SortIndexedProperties(
-  realm: Realm,
-  obj: JSObject,
-  len: number,
-  comparefn: JSObject | undefined,
-  holes: "skip-holes" | "read-through-holes",
-): Task<Value[]> {
+/**
+ * https://tc39.es/ecma262/#sec-sortindexedproperties, steps 1-3: the elements to sort, holes skipped or read as
+ * undefined. The sort itself is SortList, called by the method, so that the sort's Task is one `yield*` below the
+ * method's: every comparator call passes through each Task between the engine and the comparison.
+ */
+export function* IndexedItems(realm: Realm, obj: JSObject, len: number, holes: "skip-holes" | "read-through-holes"): Task<Value[]> {
   const items: Value[] = []
   for (let k = 0; k < len; k++) {
     PollInterrupt(realm)
@@ -56,37 +55,13 @@ export function* SortIndexedProperties(
     }
     if (items.length > Caps.maxArrayStorage) checkArrayStorage(items.length)
   }
-  return yield* SortList(realm, items, comparefn)
-}
-
-/** Sorts a list in SortCompare order: undefined last, then the comparator's (or code-unit string) order, stably. */
-export function* SortList(realm: Realm, items: Value[], comparefn: JSObject | undefined): Task<Value[]> {
-  const defined: Value[] = []
-  let undefinedCount = 0
-  for (const v of items) {
-    if (v === undefined) undefinedCount++
-    else defined.push(v)
-  }
-  let sorted: Value[]
-  if (comparefn !== undefined) {
-    sorted = yield* MergeSort(realm, defined, comparefn)
-  } else if (defined.every((v) => !(v instanceof JSObject))) {
-    // Primitives: ToString runs no user code, so the host's default sort (the same order, stable) does it.
-    if (defined.length > 1 && defined.some((v) => v instanceof SymbolValue)) {
-      return throwTypeError("Cannot convert a Symbol value to a string")
-    }
-    sorted = defined.sort()
-  } else {
-    sorted = yield* MergeSort(realm, defined, undefined)
-  }
-  for (let i = 0; i < undefinedCount; i++) sorted.push(undefined)
-  return sorted
+  return items
 }
 
 /*
  * https://tc39.es/ecma262/#sec-comparearrayelements for x, y not undefined is, at each comparison below,
- *   const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [x, y]) : yield* CompareStrings(realm, x, y)
- *   const order = typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)
+ *   const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [x, y]) : yield* CompareStrings(realm, x, y)
+ *   const order = typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)
  * written out rather than as a Task of its own: a sort makes n·log n comparisons, and a generator for each was most
  * of the cost of sorting with a comparator. The order is the comparator's number (NaN is 0), or the order of
  * ToString(x) and ToString(y) by code units.
@@ -114,13 +89,26 @@ const ComputeMinRunLength = (n: number): number => {
 }
 
 /**
- * A stable TimSort-shaped sort whose comparisons are Tasks. Runs are found and extended exactly as V8's TimSort does
- * (CountAndMakeRun, then binary insertion up to the minimum run length), so for fewer than 64 elements — one run —
- * the comparator sees the very calls V8 makes; longer arrays then merge the runs pairwise (stable, no galloping).
+ * Sorts a list in SortCompare order: undefined last, then the comparator's (or code-unit string) order, stably.
+ *
+ * A TimSort-shaped merge sort whose comparisons are engine calls, in one Task (no `yield*` per run or comparison).
+ * Runs are found and extended exactly as V8's TimSort does (CountAndMakeRun, then V8's BinaryInsertionSort up to the
+ * minimum run length), so for fewer than 64 elements — one run — the comparator sees the very calls V8 makes; longer
+ * arrays then merge the runs pairwise (stable, no galloping).
  */
-function* MergeSort(realm: Realm, items: Value[], comparefn: JSObject | undefined): Task<Value[]> {
+export function* SortList(realm: Realm, list: Value[], comparefn: JSObject | undefined): Task<Value[]> {
+  const items: Value[] = []
+  let undefinedCount = 0
+  for (const v of list) {
+    if (v === undefined) undefinedCount++
+    else items.push(v)
+  }
   const n = items.length
-  if (n < 2) return items
+  if (comparefn === undefined && items.every((v) => !(v instanceof JSObject))) {
+    // Primitives: ToString runs no user code, so the host's default sort (the same order, stable) does it.
+    if (n > 1 && items.some((v) => v instanceof SymbolValue)) return throwTypeError("Cannot convert a Symbol value to a string")
+    return undefinedLast(items.sort(), undefinedCount)
+  }
   const minRun = ComputeMinRunLength(n)
   const runs: number[] = [] // run start indices
   for (let low = 0; low < n; ) {
@@ -129,13 +117,13 @@ function* MergeSort(realm: Realm, items: Value[], comparefn: JSObject | undefine
     let runLength = 1
     if (low + 1 < n) {
       runLength = 2
-      const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [items[low + 1], items[low]]) : yield* CompareStrings(realm, items[low + 1], items[low])
-      const descending = (typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)) < 0
+      const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [items[low + 1], items[low]]) : yield* CompareStrings(realm, items[low + 1], items[low])
+      const descending = (typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)) < 0
       let previous = items[low + 1]
       for (let idx = low + 2; idx < n; idx++) {
         const current = items[idx]
-        const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [current, previous]) : yield* CompareStrings(realm, current, previous)
-        const order = typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)
+        const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [current, previous]) : yield* CompareStrings(realm, current, previous)
+        const order = typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)
         if (descending ? order >= 0 : order < 0) break
         previous = current
         runLength++
@@ -143,9 +131,22 @@ function* MergeSort(realm: Realm, items: Value[], comparefn: JSObject | undefine
       if (descending) reverse(items, low, low + runLength)
     }
     if (runLength < minRun) {
-      const forced = Math.min(minRun, remaining)
-      yield* BinaryInsertionSort(realm, comparefn, items, low, low + runLength, low + forced)
-      runLength = forced
+      // V8's BinaryInsertionSort: items[low, low + runLength) are sorted; insert the rest of the forced run, stably.
+      const high = low + Math.min(minRun, remaining)
+      for (let start = low + runLength; start < high; start++) {
+        const pivot = items[start]
+        let left = low
+        let right = start
+        while (left < right) {
+          const mid = left + ((right - left) >> 1)
+          const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [pivot, items[mid]]) : yield* CompareStrings(realm, pivot, items[mid])
+          if ((typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)) < 0) right = mid
+          else left = mid + 1
+        }
+        for (let p = start; p > left; p--) items[p] = items[p - 1]
+        items[left] = pivot
+      }
+      runLength = high - low
     }
     runs.push(low)
     low += runLength
@@ -165,8 +166,8 @@ function* MergeSort(realm: Realm, items: Value[], comparefn: JSObject | undefine
       let j = mid
       let k = lo
       while (i < mid && j < hi) {
-        const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [src[j], src[i]]) : yield* CompareStrings(realm, src[j], src[i])
-        if ((typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)) < 0) dst[k++] = src[j++]
+        const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [src[j], src[i]]) : yield* CompareStrings(realm, src[j], src[i])
+        if ((typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)) < 0) dst[k++] = src[j++]
         else dst[k++] = src[i++]
       }
       while (i < mid) dst[k++] = src[i++]
@@ -179,7 +180,12 @@ function* MergeSort(realm: Realm, items: Value[], comparefn: JSObject | undefine
     dst = t
     bounds = next
   }
-  return src
+  return undefinedLast(src, undefinedCount)
+}
+
+const undefinedLast = (sorted: Value[], undefinedCount: number): Value[] => {
+  for (let i = 0; i < undefinedCount; i++) sorted.push(undefined)
+  return sorted
 }
 
 const reverse = (a: Value[], from: number, to: number): void => {
@@ -187,22 +193,5 @@ const reverse = (a: Value[], from: number, to: number): void => {
     const t = a[i]
     a[i] = a[j]
     a[j] = t
-  }
-}
-
-/** V8's BinaryInsertionSort: items[low, start) are sorted; insert the rest up to `high`, stably. */
-function* BinaryInsertionSort(realm: Realm, comparefn: JSObject | undefined, items: Value[], low: number, startArg: number, high: number): Task<void> {
-  for (let start = low === startArg ? startArg + 1 : startArg; start < high; start++) {
-    const pivot = items[start]
-    let left = low
-    let right = start
-    while (left < right) {
-      const mid = left + ((right - left) >> 1)
-      const r = comparefn !== undefined ? yield callRequest(comparefn, undefined, [pivot, items[mid]]) : yield* CompareStrings(realm, pivot, items[mid])
-      if ((typeof r === "number" && r === r ? r : yield* ToOrder(realm, r)) < 0) right = mid
-      else left = mid + 1
-    }
-    for (let p = start; p > left; p--) items[p] = items[p - 1]
-    items[left] = pivot
   }
 }

@@ -68,7 +68,7 @@ import {
   SLOW,
 } from "./array-elements.ts"
 import { Array_fromAsync } from "./array-from-async.ts"
-import { comparatorOrThrow, SortIndexedProperties } from "./array-sort.ts"
+import { comparatorOrThrow, IndexedItems, SortList } from "./array-sort.ts"
 import { closingOnThrow, CreateArrayIterator, requireCallback } from "./iterator.ts"
 
 const MAX_SAFE_INTEGER = 2 ** 53 - 1
@@ -932,7 +932,7 @@ function* ArrayProto_sort(realm: Realm, thisArg: Value, args: ReadonlyArray<Valu
   const comparefn = comparatorOrThrow(args[0])
   const obj = toObject(realm, thisArg, "sort")
   const len = yield* LengthOfArrayLike(realm, obj)
-  const sortedList = yield* SortIndexedProperties(realm, obj, len, comparefn, "skip-holes")
+  const sortedList = yield* SortList(realm, yield* IndexedItems(realm, obj, len, "skip-holes"), comparefn)
   const itemCount = sortedList.length
   // Write the sorted items back, then delete the rest to preserve the number of holes that were excluded.
   // On a plain dense array no setter can be reached, so the writes go straight to storage.
@@ -952,7 +952,7 @@ function* ArrayProto_toSorted(realm: Realm, thisArg: Value, args: ReadonlyArray<
   const len = yield* LengthOfArrayLike(realm, O)
   const A = ArrayCreate(realm, len)
   checkArrayStorage(len)
-  const sortedList = yield* SortIndexedProperties(realm, O, len, comparefn, "read-through-holes")
+  const sortedList = yield* SortList(realm, yield* IndexedItems(realm, O, len, "read-through-holes"), comparefn)
   A.elements = sortedList
   return A
 }
