@@ -26,10 +26,11 @@ import {
   ToString,
   ToUint32,
 } from "../runtime/conversions.ts"
-import { IsCallable } from "../runtime/function-object.ts"
+import { IsCallable, type NativeImpl } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import { Call, CreateArrayFromList, GetMethod, GetPrototypeFromConstructor, Invoke, LengthOfArrayLike } from "../runtime/operations.ts"
 import { PrimitiveWrapper } from "../runtime/primitive-wrapper.ts"
+import { MISS, type Miss } from "../runtime/references.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
@@ -59,6 +60,22 @@ function* toStr(realm: Realm, v: Value): Task<string> {
 function* toInt(realm: Realm, v: Value): Task<number> {
   return typeof v === "number" && Number.isInteger(v) ? v + 0 : yield* ToIntegerOrInfinity(realm, v)
 }
+
+/**
+ * A built-in whose common case cannot run user code (a string `this`, integer or string arguments): `fast` answers
+ * it at once, or MISS and the Task `slow` does the whole call. A generator per call costs more than most of these
+ * methods' work (`s += String.fromCharCode(c)` in a loop).
+ */
+const fastOr =
+  (fast: (thisArg: Value, args: ReadonlyArray<Value>) => Value | Miss, slow: NativeImpl): NativeImpl =>
+  (realm, thisArg, args, newTarget, self) => {
+    const r = fast(thisArg, args)
+    return r === MISS ? slow(realm, thisArg, args, newTarget, self) : r
+  }
+
+const isInt = (v: Value): v is number => typeof v === "number" && Number.isInteger(v)
+
+const isIntOrAbsent = (v: Value): v is number | undefined => v === undefined || isInt(v)
 
 const clamp = (n: number, lo: number, hi: number): number => (n < lo ? lo : n > hi ? hi : n)
 
@@ -176,7 +193,16 @@ function* String_(realm: Realm, _this: Value, args: ReadonlyArray<Value>, newTar
 }
 
 // https://tc39.es/ecma262/#sec-string.fromcharcode
-function* String_fromCharCode(realm: Realm, _this: Value, args: ReadonlyArray<Value>): Task<Value> {
+const String_fromCharCode = fastOr((_this, args) => {
+  let result = ""
+  for (const next of args) {
+    if (typeof next !== "number") return MISS
+    result += String.fromCharCode(next) // ToUint16
+  }
+  return result
+}, fromCharCodeTask)
+
+function* fromCharCodeTask(realm: Realm, _this: Value, args: ReadonlyArray<Value>): Task<Value> {
   let result = ""
   for (const next of args) {
     const n = typeof next === "number" ? next : yield* ToNumber(realm, next)
@@ -235,7 +261,13 @@ function* StringProto_charAt(realm: Realm, thisArg: Value, args: ReadonlyArray<V
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.charcodeat
-function* StringProto_charCodeAt(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
+const StringProto_charCodeAt = fastOr((S, [pos]) => {
+  if (typeof S !== "string" || !isIntOrAbsent(pos)) return MISS
+  const position = pos === undefined ? 0 : pos
+  return position < 0 || position >= S.length ? NaN : S.charCodeAt(position)
+}, charCodeAtTask)
+
+function* charCodeAtTask(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "charCodeAt")
   const position = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
   return position < 0 || position >= S.length ? NaN : S.charCodeAt(position)
@@ -560,7 +592,15 @@ function* StringProto_search(realm: Realm, thisArg: Value, args: ReadonlyArray<V
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.slice
-function* StringProto_slice(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
+const StringProto_slice = fastOr((S, [start, end]) => {
+  if (typeof S !== "string" || !isInt(start) || !isIntOrAbsent(end)) return MISS
+  const len = S.length
+  const from = start < 0 ? Math.max(len + start, 0) : Math.min(start, len)
+  const to = end === undefined ? len : end < 0 ? Math.max(len + end, 0) : Math.min(end, len)
+  return from >= to ? "" : S.slice(from, to)
+}, sliceTask)
+
+function* sliceTask(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "slice")
   const len = S.length
   const intStart = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
@@ -625,12 +665,16 @@ function* StringProto_substr(realm: Realm, thisArg: Value, args: ReadonlyArray<V
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.tolowercase
-function* StringProto_toLowerCase(realm: Realm, thisArg: Value): Task<Value> {
+const StringProto_toLowerCase = fastOr((S) => (typeof S === "string" ? checked(S.toLowerCase()) : MISS), toLowerCaseTask)
+
+function* toLowerCaseTask(realm: Realm, thisArg: Value): Task<Value> {
   return checked((typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "toLowerCase")).toLowerCase())
 }
 
 // https://tc39.es/ecma262/#sec-string.prototype.touppercase
-function* StringProto_toUpperCase(realm: Realm, thisArg: Value): Task<Value> {
+const StringProto_toUpperCase = fastOr((S) => (typeof S === "string" ? checked(S.toUpperCase()) : MISS), toUpperCaseTask)
+
+function* toUpperCaseTask(realm: Realm, thisArg: Value): Task<Value> {
   return checked((typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "toUpperCase")).toUpperCase())
 }
 
