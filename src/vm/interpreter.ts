@@ -419,7 +419,14 @@ export function runFrame(m: Machine, entry: Frame): void {
           const r = regs[--sp]
           const l = regs[sp - 1]
           if ((typeof l === "number" && typeof r === "number") || (typeof l === "string" && typeof r === "string")) {
-            regs[sp - 1] = op === Op.Lt ? l < r : op === Op.Gt ? l > r : op === Op.Le ? l <= r : l >= r
+            const result = op === Op.Lt ? l < r : op === Op.Gt ? l > r : op === Op.Le ? l <= r : l >= r
+            // A loop's or an if's condition: take the JumpIfFalse that follows here, one dispatch fewer.
+            if (bc[pc] === Op.JumpIfFalse && (bc[pc + 1] as number) > pc) {
+              sp--
+              pc = result ? pc + 2 : (bc[pc + 1] as number)
+              break
+            }
+            regs[sp - 1] = result
           } else if (!(l instanceof JSObject) && !(r instanceof JSObject)) {
             regs[sp - 1] = comparePrimitive(RELATIONAL[op]!, l as Primitive, r as Primitive)
           } else {
