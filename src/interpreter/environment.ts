@@ -44,6 +44,8 @@ export interface Ref {
  * in the function scope's record.
  */
 export interface FunctionLayout {
+  /** The initial slots of the function scope's record; undefined when it declares nothing (no record). */
+  readonly template: ReadonlyArray<Slot> | undefined
   readonly pseudo: ReadonlyArray<{ readonly kind: BindingKind; readonly slot: number }>
   /** Undefined when a parameter's binding is not in the function scope's own record (the general path binds it). */
   readonly paramSlots: ReadonlyArray<number> | undefined
@@ -132,7 +134,7 @@ export class Layout {
         const refs = fi.params.map((p) => this.ref(p))
         if (refs.every((r) => r !== null && r.scope === fi.scope)) paramSlots = refs.map((r) => r!.slot)
       }
-      l = { pseudo, paramSlots }
+      l = { template: this.template(fi.scope), pseudo, paramSlots }
       this.functionLayouts.set(fi, l)
     }
     return l

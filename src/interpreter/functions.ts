@@ -23,7 +23,7 @@ import { JSObject } from "../runtime/object.ts"
 import type { Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
 import { checkSuperConstructor, DerivedConstructorResult, InitializeInstanceElements } from "../runtime/class-elements.ts"
-import { recordOf } from "./environment.ts"
+import { type Env, recordOf } from "./environment.ts"
 import { NamedEvaluation } from "./expressions.ts"
 import { type Activation, type Eval, isHostObject, type Resumption } from "./machine.ts"
 import { slow } from "./machine.ts"
@@ -117,8 +117,13 @@ export const enterFunctionScope = (a: Activation, fi: FunctionInfo): void => {
   const layout = a.program.layout
   const env = layout.enter(fi.scope, a.env)
   a.env = env
-  if (env === a.func.env) return
-  const slots = env!.slots
+  if (env !== a.func.env) bindPseudo(a, fi, env!)
+}
+
+/** Fills in the pseudo-bindings of the function's fresh record `env`. */
+export const bindPseudo = (a: Activation, fi: FunctionInfo, env: Env): void => {
+  const layout = a.program.layout
+  const slots = env.slots
   for (const { kind, slot } of layout.functionLayout(fi).pseudo) {
     switch (kind) {
       case "this":
@@ -129,7 +134,7 @@ export const enterFunctionScope = (a: Activation, fi: FunctionInfo): void => {
         break
       case "arguments": {
         const mapped = layout.argumentsMap(fi)
-        slots[slot] = CreateArgumentsObject(a.realm, a.args, a.func, a.code.strict, mapped === undefined ? undefined : { env: env!, slots: mapped })
+        slots[slot] = CreateArgumentsObject(a.realm, a.args, a.func, a.code.strict, mapped === undefined ? undefined : { env, slots: mapped })
         break
       }
       default:

@@ -32,9 +32,10 @@ import { GetIteratorTask, IteratorCloseForThrow, IteratorCloseIfNotDone, iterato
 import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
 import { ClassDefinitionEvaluation } from "./classes.ts"
-import { type Env, recordOf, type Ref, tdzError } from "./environment.ts"
+import { Env, recordOf, type Ref, tdzError } from "./environment.ts"
 import { Evaluate, pushElement } from "./expressions.ts"
 import {
+  bindPseudo,
   bindSimpleParameters,
   enterFunctionScope,
   finishInstantiation,
@@ -42,6 +43,7 @@ import {
   FunctionDeclarationInstantiation,
   FunctionEpilogue,
   ImplicitConstructorBody,
+  InstantiateFunctionDeclarations,
   returnValue,
 } from "./functions.ts"
 import { type Activation, isHostObject } from "./machine.ts"
@@ -141,6 +143,32 @@ const functionBody = (p: Program, code: FunctionCode): Code => {
       const body = (node as ESTree.FunctionExpression | ESTree.ArrowFunctionExpression).body
       if (body?.type === "BlockStatement") run = bodyStatements(p, body.body)
       else run = expression(p, body as ESTree.Expression)
+    }
+  }
+  const fl = p.layout.functionLayout(fi)
+  const paramSlots = fl.paramSlots
+  if (simple && paramSlots !== undefined && fi.bodyScope === fi.scope) {
+    // FunctionDeclarationInstantiation of a simple parameter list, with what it finds worked out once.
+    const template = fl.template
+    // A scope that declares nothing gets no record (and has no parameters or declarations to bind).
+    if (template === undefined) return (a) => FunctionEpilogue(a, run(a))
+    const scope = fi.scope
+    const hasPseudo = fl.pseudo.length > 0
+    const n = paramSlots.length
+    const lastParamStart = n > 0 ? (fi.params[n - 1]!.start ?? 0) : 0
+    const hasDeclarations = scope.functionDeclarations.length > 0
+    return (a) => {
+      const slots = template.slice()
+      const env = new Env(scope, slots, a.env)
+      a.env = env
+      if (hasPseudo) bindPseudo(a, fi, env)
+      if (n > 0) {
+        const args = a.args
+        for (let i = 0; i < n; i++) slots[paramSlots[i]!] = args[i]
+        a.offset = lastParamStart
+      }
+      if (hasDeclarations) InstantiateFunctionDeclarations(a, scope)
+      return FunctionEpilogue(a, run(a))
     }
   }
   return (a) => {
@@ -481,6 +509,7 @@ function binaryChain(p: Program, node: ESTree.BinaryExpression | ESTree.LogicalE
   }
   const first = bottom === node ? fallback(node) : bottom.type === "BinaryExpression" ? fallback(bottom) : expression(p, bottom)
   if (bottom === node) return first
+  if (node.type === "BinaryExpression" && spine.length === 1) return binaryPair(node.operator, start, first, expression(p, node.right as Expr))
   const links: Link[] = []
   for (let i = spine.length - 1; i >= 0; i--) links.push(link(p, spine[i] as ESTree.BinaryExpression | ESTree.LogicalExpression))
   if (links.length === 1) {
@@ -510,6 +539,168 @@ function link(p: Program, node: ESTree.BinaryExpression | ESTree.LogicalExpressi
       return right(a)
     }
   }
+  return numberLink(op, start, right) ?? anyLink(op, start, right)
+}
+
+/*
+ * The common arithmetic and comparison operators, each with its number-and-number case inline (no dispatch on the
+ * operator at run time); anything else goes to `binary`. Locations are set as `link` sets them.
+ */
+
+/** `left op right` for a single binary operator (not part of a longer chain). */
+function binaryPair(op: string, start: number, left: Code, right: Code): Code {
+  switch (op) {
+    case "+":
+      return (a) => {
+        a.offset = start
+        const l = left(a)
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l + r : binary(a, op, l, r)
+      }
+    case "-":
+      return (a) => {
+        a.offset = start
+        const l = left(a)
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l - r : binary(a, op, l, r)
+      }
+    case "*":
+      return (a) => {
+        a.offset = start
+        const l = left(a)
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l * r : binary(a, op, l, r)
+      }
+    case "<":
+      return (a) => {
+        a.offset = start
+        const l = left(a)
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l < r : binary(a, op, l, r)
+      }
+    case ">":
+      return (a) => {
+        a.offset = start
+        const l = left(a)
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l > r : binary(a, op, l, r)
+      }
+    case "===":
+      return (a) => {
+        a.offset = start
+        const l = left(a)
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l === r : binary(a, op, l, r)
+      }
+    default: {
+      const l0 = numberLink(op, start, right) ?? anyLink(op, start, right)
+      return (a) => {
+        a.offset = start
+        return l0(a, left(a))
+      }
+    }
+  }
+}
+
+/** `v op right` in a chain, for the operators with a number case inline; undefined for the rest. */
+function numberLink(op: string, start: number, right: Code): Link | undefined {
+  switch (op) {
+    case "+":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l + r : binary(a, op, l, r)
+      }
+    case "-":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l - r : binary(a, op, l, r)
+      }
+    case "*":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l * r : binary(a, op, l, r)
+      }
+    case "<":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l < r : binary(a, op, l, r)
+      }
+    case ">":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l > r : binary(a, op, l, r)
+      }
+    case "===":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l === r : binary(a, op, l, r)
+      }
+    case "/":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l / r : binary(a, op, l, r)
+      }
+    case "%":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l % r : binary(a, op, l, r)
+      }
+    case "<=":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l <= r : binary(a, op, l, r)
+      }
+    case ">=":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l >= r : binary(a, op, l, r)
+      }
+    case "!==":
+      return (a, l) => {
+        a.offset = start
+        const r = right(a)
+        a.offset = start
+        return typeof l === "number" && typeof r === "number" ? l !== r : binary(a, op, l, r)
+      }
+    default:
+      return undefined
+  }
+}
+
+/** `v op right` for any binary operator. */
+function anyLink(op: string, start: number, right: Code): Link {
   return (a, l) => {
     a.offset = start
     const r = right(a)
