@@ -71,8 +71,9 @@ export class Frame {
   readonly regs: Slot[]
   sp: number
   env: Environment | null
-  readonly func: JSObject | undefined
-  readonly thisValue: Value
+  /** Not readonly: the machine reuses a callback's frame for the next call of the same function (machine.ts). */
+  func: JSObject | undefined
+  thisValue: Value
   readonly newTarget: Value
   readonly args: ReadonlyArray<Value> | undefined
   /** The generator or async activation this frame belongs to. */

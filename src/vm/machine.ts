@@ -58,6 +58,12 @@ export class Machine {
   /** Set when the program body reaches its end without `return`: its completion value. */
   programCompletion: { readonly value: Value } | undefined = undefined
   readonly locate: (offset: number) => SourceLocation
+  /**
+   * The frame of the ordinary call that last returned to a built-in, while that built-in runs: nothing else refers
+   * to a returned frame, so the built-in's next call of the same function (map's callback, once per element) runs
+   * in it instead of a new frame and registers. Frames with an arguments list are left alone (it may outlive them).
+   */
+  private spare: Frame | undefined = undefined
 
   constructor(realm: Realm, program: CompiledProgram, locate: (offset: number) => SourceLocation) {
     this.realm = realm
@@ -159,6 +165,23 @@ export class Machine {
     this.frames.push(frame)
   }
 
+  /** pushScript for an ordinary [[Call]] of `f` into `frame`, a returned frame of the same code (see `spare`). */
+  private reenter(frame: Frame, f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>): void {
+    this.checkDepth()
+    this.spare = undefined
+    const code = frame.code as CodeObject
+    const regs = frame.regs
+    regs.fill(undefined)
+    const n = args.length < code.paramCount ? args.length : code.paramCount
+    for (let i = 0; i < n; i++) regs[i] = args[i]
+    frame.pc = 0
+    frame.sp = code.registerCount
+    frame.env = f.env as Frame["env"]
+    frame.func = f
+    frame.thisValue = OrdinaryCallBindThis(this.realm, f, thisArg)
+    this.frames.push(frame)
+  }
+
   /** Pushes a native frame driving `task`; its result is delivered to the frame below (unless discarded). */
   pushTask(task: Task<Value | Empty>, discardResult = false): Frame {
     this.checkDepth()
@@ -213,7 +236,8 @@ export class Machine {
    */
   returnToNative(v: Value): Frame | undefined {
     const frames = this.frames
-    frames.pop()
+    const done = frames.pop() as Frame
+    if (done.args === undefined && done.newTarget === undefined) this.spare = done
     const native = frames[frames.length - 1] as Frame
     native.resumeValue = v
     this.stepNative(native)
@@ -247,6 +271,7 @@ export class Machine {
     }
     if (r.done === true) {
       this.frames.pop()
+      this.spare = undefined
       if (!frame.discardResult) this.deliver(r.value)
       return
     }
@@ -263,7 +288,11 @@ export class Machine {
       case "call": {
         // A built-in calling back into the program (map, sort's comparator...): straight to a frame.
         const f = req.f
-        if (f instanceof ScriptFunction) return this.pushScript(f, req.thisArg, req.args, 0, req.args.length, undefined)
+        if (f instanceof ScriptFunction) {
+          const spare = this.spare
+          if (spare !== undefined && spare.code === f.code && f.functionKind === "normal" && !f.isClassConstructor) return this.reenter(spare, f, req.thisArg, req.args)
+          return this.pushScript(f, req.thisArg, req.args, 0, req.args.length, undefined)
+        }
         return this.invoke(f, req.thisArg, req.args, undefined)
       }
       case "construct":
