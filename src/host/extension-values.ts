@@ -40,6 +40,7 @@ import {
 import { DateObject } from "../intrinsics/date.ts"
 import { MapObject, SetObject } from "../intrinsics/map-set.ts"
 import { RegExpCreateLiteral, RegExpObject } from "../intrinsics/regexp.ts"
+import { useLinearFallback } from "../intrinsics/regexp-matcher/index.ts"
 import { base64ToBytes, bytesToBase64, numberTag, taggedNumber } from "../snapshot/json-scalars.ts"
 import { DataBudget, DataError, MAX_DEPTH, type DataValue } from "./data.ts"
 import { isAsyncFunction } from "./extension.ts"
@@ -91,7 +92,11 @@ export const toHost = (v: Value, depth = 0, seen: Map<JSObject, unknown> = new M
     return v.primitive
   }
   if (v instanceof DateObject) return remember(seen, v, new Date(v.dateValue))
-  if (v instanceof RegExpObject) return remember(seen, v, new RegExp(v.originalSource, v.originalFlags))
+  if (v instanceof RegExpObject) {
+    // The host runs a pattern the program chose: a catastrophic one must finish on V8's linear-time engine too.
+    useLinearFallback()
+    return remember(seen, v, new RegExp(v.originalSource, v.originalFlags))
+  }
   if (v instanceof ArrayBufferObject) {
     if (v.data === null) throw new DataError("a detached ArrayBuffer cannot be passed to the host")
     return remember(seen, v, v.data.slice().buffer)
