@@ -21,7 +21,7 @@
  * stream costs more than a whole small suspend's other steps, and a few kilobytes gain little from compression.
  * It is still raw deflate, so any inflater reads it, and this reader inflates any other payload with zlib.
  */
-import { createHash } from "node:crypto"
+import { createHash, hash } from "node:crypto"
 import { SnapshotError } from "./errors.ts"
 import type { EncodedHeap } from "./heap-codec.ts"
 
@@ -56,9 +56,6 @@ const zlib = () => process.getBuiltinModule("node:zlib")
 /** The largest JSON text a snapshot may inflate to. */
 export const MAX_SNAPSHOT_JSON_BYTES = 256 * 1024 * 1024
 
-const digestOf = (header: Uint8Array, payload: Uint8Array): Buffer =>
-  createHash("sha256").update(header).update(payload).digest().subarray(0, DIGEST)
-
 /** States up to this size (a small run's) are stored: their JSON is their payload, in one deflate stored block. */
 const STORE_UP_TO = 4 * 1024
 /**
@@ -68,14 +65,16 @@ const STORE_UP_TO = 4 * 1024
 const FAST_DEFLATE_BELOW = 64 * 1024
 const DEFAULT_LEVEL = -1
 
-/** `data` (at most 65,535 bytes) as one final raw deflate stored block (RFC 1951 3.2.4): BFINAL 1, BTYPE 00, LEN, NLEN. */
-const storeRaw = (data: Uint8Array): Buffer => {
-  const out = Buffer.alloc(5 + data.length)
-  out[0] = 1
-  out.writeUInt16LE(data.length, 1)
-  out.writeUInt16LE(~data.length & 0xffff, 3)
-  out.set(data, 5)
-  return out
+/** The digest of a header and then a payload, side by side in `data`: hashed in one call, no hasher to set up. */
+const digestOf = (data: Uint8Array): Buffer => hash("sha256", data, "buffer").subarray(0, DIGEST)
+
+/** The digest of a header and a payload apart: a small payload is copied beside the header, a large one streamed. */
+const digestOfParts = (header: Buffer, payload: Buffer): Buffer => {
+  if (payload.length > FAST_DEFLATE_BELOW) return createHash("sha256").update(header).update(payload).digest().subarray(0, DIGEST)
+  const data = Buffer.allocUnsafe(header.length + payload.length)
+  header.copy(data, 0)
+  payload.copy(data, header.length)
+  return digestOf(data)
 }
 
 /** The bytes of a payload that is exactly one final stored block; undefined for anything else (for zlib to judge). */
@@ -93,18 +92,38 @@ const unstoreRaw = (payload: Buffer): Buffer | undefined => {
  * @category constructors
  */
 export const toBytes = (snapshot: Snapshot): Uint8Array => {
-  const json = Buffer.from(JSON.stringify(snapshot), "utf8")
-  if (json.length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError(`the snapshot is larger than ${MAX_SNAPSHOT_JSON_BYTES} bytes`)
-  const payload = json.length <= STORE_UP_TO ? storeRaw(json) : zlib().deflateRawSync(json, { level: json.length <= FAST_DEFLATE_BELOW ? 1 : DEFAULT_LEVEL })
-  const header = Buffer.alloc(HEADER)
-  MAGIC.copy(header, 0)
-  header.writeUInt16BE(LAYOUT, 4)
-  header.writeUInt32BE(json.length, 6)
-  const out = new Uint8Array(HEADER + DIGEST + payload.length)
-  out.set(header, 0)
-  out.set(digestOf(header, payload), HEADER)
-  out.set(payload, HEADER + DIGEST)
-  return out
+  const text = JSON.stringify(snapshot)
+  const length = Buffer.byteLength(text, "utf8")
+  if (length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError(`the snapshot is larger than ${MAX_SNAPSHOT_JSON_BYTES} bytes`)
+  const start = HEADER + DIGEST
+  let bytes: Uint8Array
+  let out: Buffer
+  if (length <= STORE_UP_TO) {
+    // One final raw deflate stored block (RFC 1951 3.2.4): BFINAL 1, BTYPE 00, LEN, NLEN, then the text itself.
+    out = viewOf((bytes = new Uint8Array(start + 5 + length)))
+    out[start] = 1
+    out.writeUInt16LE(length, start + 1)
+    out.writeUInt16LE(~length & 0xffff, start + 3)
+    out.write(text, start + 5, "utf8")
+  } else {
+    const payload = zlib().deflateRawSync(Buffer.from(text, "utf8"), { level: length <= FAST_DEFLATE_BELOW ? 1 : DEFAULT_LEVEL })
+    out = viewOf((bytes = new Uint8Array(start + payload.length)))
+    out.set(payload, start)
+  }
+  // The header is written twice: just before the payload first, so that the digest reads both in one piece.
+  writeHeader(out, DIGEST, length)
+  const digest = digestOf(out.subarray(DIGEST))
+  writeHeader(out, 0, length)
+  out.set(digest, HEADER)
+  return bytes
+}
+
+const viewOf = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+
+const writeHeader = (out: Buffer, at: number, length: number): void => {
+  MAGIC.copy(out, at)
+  out.writeUInt16BE(LAYOUT, at + 4)
+  out.writeUInt32BE(length, at + 6)
 }
 
 /**
@@ -117,13 +136,13 @@ export const toBytes = (snapshot: Snapshot): Uint8Array => {
 export const fromBytes = (bytes: Uint8Array): Snapshot => {
   if (!(bytes instanceof Uint8Array)) throw new SnapshotError("a snapshot's bytes must be a Uint8Array")
   if (bytes.length < HEADER + DIGEST) throw new SnapshotError("not a codemode snapshot: too short")
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const buf = viewOf(bytes)
   if (!buf.subarray(0, 4).equals(MAGIC)) throw new SnapshotError("not a codemode snapshot: bad magic")
   const layout = buf.readUInt16BE(4)
   if (layout !== LAYOUT) throw new SnapshotError(`snapshot layout ${layout} is not supported (this build reads ${LAYOUT})`)
   const length = buf.readUInt32BE(6)
   const payload = buf.subarray(HEADER + DIGEST)
-  if (!digestOf(buf.subarray(0, HEADER), payload).equals(buf.subarray(HEADER, HEADER + DIGEST))) {
+  if (!digestOfParts(buf.subarray(0, HEADER), payload).equals(buf.subarray(HEADER, HEADER + DIGEST))) {
     throw new SnapshotError("the snapshot is corrupted: its checksum does not match")
   }
   if (length > MAX_SNAPSHOT_JSON_BYTES) throw new SnapshotError("the snapshot declares an oversized payload")

@@ -83,6 +83,17 @@ export class HeapRegistry<Ctx = unknown> {
   register(c: HeapClass<Ctx>): this {
     if (this.byName.has(c.name)) throw new Error(`codemode bug: heap class ${c.name} registered twice`)
     if (this.byPrototype.has(c.ctor.prototype as object)) throw new Error(`codemode bug: heap class ${c.name} registered under two names`)
+    const proto = c.ctor.prototype as object
+    if (proto instanceof Array || proto instanceof Map || proto instanceof Set || proto instanceof Uint8Array || proto instanceof Int32Array) {
+      throw new Error(`codemode bug: heap class ${c.name} is a collection, which the codec encodes as such`)
+    }
+    // The decoder stores fields with plain assignments, which a setter or read-only property up the chain would catch.
+    for (const [name] of c.fields) {
+      for (let p = c.ctor.prototype as object | null; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+        const d = Object.getOwnPropertyDescriptor(p, name)
+        if (d !== undefined && !(d.writable ?? false)) throw new Error(`codemode bug: heap class ${c.name}'s field ${name} is an accessor or read-only on its prototype`)
+      }
+    }
     this.byName.set(c.name, c)
     this.byPrototype.set(c.ctor.prototype as object, c)
     return this
@@ -106,6 +117,15 @@ export class HeapRegistry<Ctx = unknown> {
       },
     }
   }
+}
+
+/** The fields and transient fields of each class: an instance with any other own field cannot be saved. */
+const knownFieldsOf = new WeakMap<HeapClass<never>, ReadonlySet<string>>()
+
+const knownFields = <Ctx>(cls: HeapClass<Ctx>): ReadonlySet<string> => {
+  let known = knownFieldsOf.get(cls as HeapClass<never>)
+  if (known === undefined) knownFieldsOf.set(cls as HeapClass<never>, (known = new Set([...cls.fields.map(([n]) => n), ...(cls.transient ?? [])])))
+  return known
 }
 
 const isPlain = (o: object): boolean => {
@@ -178,13 +198,20 @@ export const encodeHeap = <Ctx>(
 
   const fieldsOf = (obj: object, cls: HeapClass<Ctx>): unknown[] => {
     const o = obj as Record<string, unknown>
-    const known = cls.fields.length + (cls.transient?.length ?? 0)
-    const own = Object.keys(o)
-    if (own.length > known || own.some((k) => !cls.fields.some(([n]) => n === k) && !(cls.transient ?? []).includes(k))) {
-      const extra = own.filter((k) => !cls.fields.some(([n]) => n === k) && !(cls.transient ?? []).includes(k))
-      throw new SnapshotError(`${cls.name} has fields the snapshot registry does not know: ${extra.join(", ")}`)
+    const known = knownFields(cls)
+    for (const k of Object.keys(o)) {
+      if (!known.has(k)) {
+        const extra = Object.keys(o).filter((k) => !known.has(k))
+        throw new SnapshotError(`${cls.name} has fields the snapshot registry does not know: ${extra.join(", ")}`)
+      }
     }
-    return cls.fields.map(([name, shape]) => (shape === PROPERTIES ? properties(o[name]) : ref(o[name])))
+    const fields = cls.fields
+    const out: unknown[] = new Array(fields.length)
+    for (let j = 0; j < fields.length; j++) {
+      const [name, shape] = fields[j]!
+      out[j] = shape === PROPERTIES ? properties(o[name]) : ref(o[name])
+    }
+    return out
   }
 
   const encodeRecord = (obj: object): EncodedRecord => {
@@ -193,6 +220,9 @@ export const encodeHeap = <Ctx>(
       for (let i = 0; i < obj.length; i++) a[i] = ref(obj[i])
       return { a }
     }
+    // Most records are instances of registered classes, found by their exact prototype (none is a collection).
+    const cls = registry.classOf(obj)
+    if (cls !== undefined) return { c: cls.name, f: fieldsOf(obj, cls) }
     if (obj instanceof Map) {
       const m: EncodedValue[] = []
       for (const [k, v] of obj) m.push(ref(k), ref(v))
@@ -201,8 +231,6 @@ export const encodeHeap = <Ctx>(
     if (obj instanceof Set) return { s: [...obj].map(ref) }
     if (obj instanceof Uint8Array) return { d: bytesToBase64(obj) }
     if (obj instanceof Int32Array) return { i: Array.from(obj) }
-    const cls = registry.classOf(obj)
-    if (cls !== undefined) return { c: cls.name, f: fieldsOf(obj, cls) }
     if (!isPlain(obj)) {
       const name = (Object.getPrototypeOf(obj) as { constructor?: { name?: string } }).constructor?.name ?? "?"
       throw new SnapshotError(`the run state holds an instance of ${name}, which cannot be saved`)
@@ -227,6 +255,12 @@ export const encodeHeap = <Ctx>(
   }
   return { root: rootRef, records }
 }
+
+/**
+ * Where a value is, for an error: `base` followed by `sep` and `part` (`base[part]` when `sep` is "["). Made into a
+ * string only when there is an error: a state has thousands of values and rarely an error.
+ */
+const at = (base: string, sep: string, part: unknown): string => (sep === "[" ? `${base}[${String(part)}]` : `${base}${sep}${String(part)}`)
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
@@ -299,42 +333,43 @@ export const decodeHeap = <Ctx>(
     throw new SnapshotError(`heap record ${i}: unknown record tag`)
   })
 
-  const value = (v: unknown, where: string): unknown => {
+  /** A value as decoded; `at(base, sep, part)` says where it is. */
+  const value = (v: unknown, base: string, sep: string, part: unknown): unknown => {
     if (v === null || typeof v === "boolean" || typeof v === "string") return v
     if (typeof v === "number") {
-      if (!Number.isFinite(v)) throw new SnapshotError(`${where}: non-finite number literal`)
+      if (!Number.isFinite(v)) throw new SnapshotError(`${at(base, sep, part)}: non-finite number literal`)
       return v
     }
-    if (!isRecord(v)) throw new SnapshotError(`${where}: malformed value`)
+    if (!isRecord(v)) throw new SnapshotError(`${at(base, sep, part)}: malformed value`)
     if ("u" in v) return undefined
     if ("n" in v) {
       const n = taggedNumber(v.n)
-      if (n === undefined) throw new SnapshotError(`${where}: bad number tag`)
+      if (n === undefined) throw new SnapshotError(`${at(base, sep, part)}: bad number tag`)
       return n
     }
     if ("b" in v) {
-      if (typeof v.b !== "string" || !/^-?[0-9a-f]+$/.test(v.b) || v.b.length > MAX_BIGINT_DIGITS) throw new SnapshotError(`${where}: bad bigint`)
+      if (typeof v.b !== "string" || !/^-?[0-9a-f]+$/.test(v.b) || v.b.length > MAX_BIGINT_DIGITS) throw new SnapshotError(`${at(base, sep, part)}: bad bigint`)
       return v.b.startsWith("-") ? -BigInt(`0x${v.b.slice(1)}`) : BigInt(`0x${v.b}`)
     }
     if ("r" in v) {
       const id = v.r
       if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= objects.length) {
-        throw new SnapshotError(`${where}: reference ${String(id)} out of range`)
+        throw new SnapshotError(`${at(base, sep, part)}: reference ${String(id)} out of range`)
       }
       return objects[id]
     }
     if ("x" in v) {
-      if (typeof v.x !== "string") throw new SnapshotError(`${where}: bad external`)
+      if (typeof v.x !== "string") throw new SnapshotError(`${at(base, sep, part)}: bad external`)
       if (v.x.startsWith(HOST_SYMBOL_PREFIX)) {
         const s = registry.symbols.get(v.x.slice(HOST_SYMBOL_PREFIX.length))
-        if (s === undefined) throw new SnapshotError(`${where}: unknown host symbol ${v.x}`)
+        if (s === undefined) throw new SnapshotError(`${at(base, sep, part)}: unknown host symbol ${v.x}`)
         return s
       }
       const o = externals(v.x)
-      if (o === undefined) throw new SnapshotError(`${where}: unknown built-in ${v.x}`)
+      if (o === undefined) throw new SnapshotError(`${at(base, sep, part)}: unknown built-in ${v.x}`)
       return o
     }
-    throw new SnapshotError(`${where}: unknown value tag`)
+    throw new SnapshotError(`${at(base, sep, part)}: unknown value tag`)
   }
 
   const checker = registry.checker()
@@ -342,7 +377,7 @@ export const decodeHeap = <Ctx>(
     if (!Array.isArray(flat)) throw new SnapshotError(`${where}: properties are not a list`)
     const out = new Map<unknown, Property>()
     for (let i = 0; i < flat.length; ) {
-      const key = value(flat[i], `${where} key`)
+      const key = value(flat[i], where, " key", "")
       const flags = flat[i + 1]
       if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags > 15) throw new SnapshotError(`${where}: bad property flags`)
       if (typeof key !== "string" && !checker.isInstance(key, "SymbolValue")) throw new SnapshotError(`${where}: bad property key`)
@@ -353,8 +388,8 @@ export const decodeHeap = <Ctx>(
       // A property holds a sandbox value (an accessor, functions or nothing): nothing else may reach a program.
       if ((flags & ACCESSOR) !== 0) {
         if (i + 4 > flat.length || w) throw new SnapshotError(`${where}: bad accessor property`)
-        const get = value(flat[i + 2], `${where}.get`)
-        const set = value(flat[i + 3], `${where}.set`)
+        const get = value(flat[i + 2], where, ".get", "")
+        const set = value(flat[i + 3], where, ".set", "")
         if ((get !== undefined && !checker.isInstance(get, "JSObject")) || (set !== undefined && !checker.isInstance(set, "JSObject"))) {
           throw new SnapshotError(`${where}: bad accessor`)
         }
@@ -362,7 +397,7 @@ export const decodeHeap = <Ctx>(
         i += 4
       } else {
         if (i + 3 > flat.length) throw new SnapshotError(`${where}: truncated property`)
-        const v = value(flat[i + 2], `${where}[${String(key)}]`)
+        const v = value(flat[i + 2], where, "[", key)
         if (typeof v === "object" && v !== null && !checker.isInstance(v, "JSObject") && !checker.isInstance(v, "SymbolValue")) {
           throw new SnapshotError(`${where}: a property holds something that is not a sandbox value`)
         }
@@ -375,36 +410,39 @@ export const decodeHeap = <Ctx>(
   }
 
   // Pass 2: fill them in.
-  encoded.forEach((r, i) => {
-    const rec = r as Record<string, unknown>
+  for (let i = 0; i < encoded.length; i++) {
+    const rec = encoded[i] as Record<string, unknown>
     const obj = objects[i]!
     const cls = classes[i]
     if (cls !== undefined) {
       const where = `heap record ${i} (${"p" in rec ? String(rec.p) : cls.name})`
       const f = rec.f as unknown[]
-      if (f.length !== cls.fields.length) throw new SnapshotError(`${where}: expected ${cls.fields.length} fields, got ${f.length}`)
-      cls.fields.forEach(([name, shape], j) => {
-        const v = shape === PROPERTIES ? properties(f[j], `${where}.${name}`) : value(f[j], `${where}.${name}`)
-        Object.defineProperty(obj, name, { value: v, writable: true, enumerable: true, configurable: true })
-      })
-      return
+      const fields = cls.fields
+      if (f.length !== fields.length) throw new SnapshotError(`${where}: expected ${fields.length} fields, got ${f.length}`)
+      const o = obj as Record<string, unknown>
+      for (let j = 0; j < fields.length; j++) {
+        const [name, shape] = fields[j]!
+        o[name] = shape === PROPERTIES ? properties(f[j], `${where}.${name}`) : value(f[j], where, ".", name)
+      }
+      continue
     }
     const where = `heap record ${i}`
     if ("a" in rec) {
       const items = rec.a as unknown[]
       const out = obj as unknown[]
-      for (let j = 0; j < items.length; j++) out.push(value(items[j], `${where}[${j}]`))
+      for (let j = 0; j < items.length; j++) out.push(value(items[j], where, "[", j))
     } else if ("m" in rec) {
       const m = rec.m as unknown[]
-      for (let j = 0; j < m.length; j += 2) (obj as Map<unknown, unknown>).set(value(m[j], where), value(m[j + 1], where))
+      for (let j = 0; j < m.length; j += 2) (obj as Map<unknown, unknown>).set(value(m[j], where, "", ""), value(m[j + 1], where, "", ""))
     } else if ("s" in rec) {
-      for (const e of rec.s as unknown[]) (obj as Set<unknown>).add(value(e, where))
+      for (const e of rec.s as unknown[]) (obj as Set<unknown>).add(value(e, where, "", ""))
     } else if ("o" in rec) {
       for (const [k, fv] of Object.entries(rec.o as Record<string, unknown>)) {
-        Object.defineProperty(obj, k, { value: value(fv, `${where}.${k}`), writable: true, enumerable: true, configurable: true })
+        // Keys come from the input: a key like "__proto__" must make an own property, never set the prototype.
+        Object.defineProperty(obj, k, { value: value(fv, where, ".", k), writable: true, enumerable: true, configurable: true })
       }
     }
-  })
+  }
 
   // Pass 3: shapes, then the classes' own checks and rebuilds, now that the graph is complete.
   encoded.forEach((_, i) => {
@@ -414,7 +452,7 @@ export const decodeHeap = <Ctx>(
     const o = objects[i] as Record<string, unknown>
     for (const [name, shape] of cls.fields) if (shape !== PROPERTIES) check(shape, o[name], `${where}.${name}`, checker)
   })
-  const root = value((heap as { root: unknown }).root, "root")
+  const root = value((heap as { root: unknown }).root, "root", "", "")
   check(rootShape, root, "root", checker)
   const hook = (run: (cls: HeapClass<Ctx>, o: object, i: number) => void): void =>
     encoded.forEach((_, i) => {
