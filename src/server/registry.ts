@@ -34,6 +34,14 @@ export class UnknownToolFilter extends Data.TaggedError("UnknownToolFilter")<{ r
 /** Does a filter entry (a tool path or a namespace prefix) select the tool at `path`? */
 export const selects = (entry: string, path: string): boolean => path === entry || path.startsWith(entry + ".")
 
+/** The registrations a `tools` filter selects from all of a tenant's (`null`: all), with the namespaces they sit in. */
+export const selected = (everything: Registrations, filter: ReadonlyArray<string> | null): Registrations => {
+  if (filter === null) return everything
+  const tools = everything.tools.filter((t) => filter.some((entry) => selects(entry, t.path)))
+  const namespaces = everything.namespaces.filter((n) => tools.some((t) => t.path.startsWith(n.path + ".")))
+  return { tools, namespaces }
+}
+
 type E<A, X = never> = Effect.Effect<A, SqlError.SqlError | X>
 
 export class ToolRegistry extends Context.Service<
@@ -89,14 +97,11 @@ export class ToolRegistry extends Context.Service<
         strict: boolean,
       ) {
         const everything = yield* store.all(tenant)
-        if (filter === null) return everything
-        const tools = everything.tools.filter((t) => filter.some((entry) => selects(entry, t.path)))
-        if (strict) {
+        if (strict && filter !== null) {
           const unmatched = filter.filter((entry) => !everything.tools.some((t) => selects(entry, t.path)))
           if (unmatched.length > 0) return yield* new UnknownToolFilter({ entries: unmatched })
         }
-        const namespaces = everything.namespaces.filter((n) => tools.some((t) => t.path.startsWith(n.path + ".")))
-        return { tools, namespaces }
+        return selected(everything, filter)
       })
 
       return ToolRegistry.of({ put, remove, rotate, putNamespace, removeNamespace, all: store.all, resolve })

@@ -20,7 +20,7 @@ import { ServerConfig } from "../config.ts"
 import { Executor, type Program, type ProgramSpec, type ResumeSpec, type SnapshotInvalid } from "../executor.ts"
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
-import { ToolRegistry, type UnknownToolFilter } from "../registry.ts"
+import { selected, ToolRegistry, type UnknownToolFilter } from "../registry.ts"
 import { type RowRefused, RowSeal } from "../row-seal.ts"
 import { CallStore } from "../store/calls.ts"
 import { type NewRun, RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
@@ -129,18 +129,18 @@ export class Ownership extends Context.Service<
        * Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none, once its
        * row's seal (`seal`, as stored) matches its fields and that state.
        */
-      const continueRun = (row: RunRow, state: Uint8Array | undefined, seal: string | null) =>
+      const continueRun = (row: RunRow, state: Uint8Array | undefined, seal: string | null, everything?: Registrations) =>
         rowSeal.check(row, state, seal).pipe(
-          Effect.matchEffect({ onFailure: (refused) => refuse(row, refused), onSuccess: () => continueSealed(row, state) }),
+          Effect.matchEffect({ onFailure: (refused) => refuse(row, refused), onSuccess: () => continueSealed(row, state, everything) }),
         )
 
       /**
        * A fork never starts from its code, which would make again the calls it was forked to skip: without a state of
        * its own it fails, and a state this build cannot read is not replayed.
        */
-      const continueSealed = (row: RunRow, state: Uint8Array | undefined) =>
+      const continueSealed = (row: RunRow, state: Uint8Array | undefined, everything: Registrations | undefined) =>
         Effect.gen(function* () {
-          const registrations = yield* registry.resolve(row.tenant, row.tools, false)
+          const registrations = everything === undefined ? yield* registry.resolve(row.tenant, row.tools, false) : selected(everything, row.tools)
           const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
           return yield* launch(row, true, registrations, (spec) =>
             state !== undefined
@@ -152,11 +152,13 @@ export class Ownership extends Context.Service<
         })
 
       const resume = Effect.fn("Ownership.resume")(function* (tenant: string, id: string) {
-        const claimed = yield* store.claim(tenant, id, me, config.leaseMs)
+        // The tenant's tools are read beside the claim, not after it (one round trip less before the run continues);
+        // the claimed row's `tools` filter is applied to them here.
+        const [claimed, everything] = yield* Effect.all([store.claim(tenant, id, me, config.leaseMs), registry.all(tenant)], { concurrency: 2 })
         if (claimed === undefined) return undefined
         metrics.resumed()
         yield* notifications.publish({ type: "changed", runId: id })
-        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal) }
+        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, everything) }
       })
 
       const wake = (id: string): Effect.Effect<void> =>
