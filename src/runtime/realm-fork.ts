@@ -154,7 +154,8 @@ export class Fork {
 }
 
 /**
- * The own properties of a twin until they are first enumerated, deleted or counted: then the template object's are
+ * The own properties of a twin until their values are first enumerated, or they are deleted or counted (or their keys
+ * enumerated after one was added): then the template object's are
  * copied (values twinned) into the twin's own empty Map, which takes this stand-in's place on the object. Until
  * then a read copies just the property read, and a write keeps just the property written (a new key after the
  * template's, as a Map would order it): setting a run's globals and reading a few of them twins a handful of
@@ -264,7 +265,10 @@ export class ForkedProperties {
     this.materialize().forEach(f, thisArg)
   }
   keys(): MapIterator<PropertyKey> {
-    return this.materialize().keys()
+    // The keys alone need no copy while nothing was added: they are the template's, in its order. Sorting or
+    // slicing any array asks whether a prototype has index keys, which copied all of Array.prototype and
+    // Object.prototype (a twin per built-in method) in every run.
+    return this.done || this.added !== undefined ? this.materialize().keys() : this.source.keys()
   }
   values(): MapIterator<Property> {
     return this.materialize().values()
