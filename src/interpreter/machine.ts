@@ -351,7 +351,7 @@ export class Machine {
   }
 
   /** The activation and frame of a call of `f` (PrepareForOrdinaryCall, OrdinaryCallBindThis). */
-  private prepareCall(f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined, task: boolean): Frame {
+  private prepareCall(f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined, task: boolean, callerHoldsNothing: boolean): Frame {
     this.checkDepth()
     if (newTarget === undefined) CheckNotClassConstructorCall(f)
     const code = f.code as FunctionCode
@@ -360,7 +360,7 @@ export class Machine {
     const thisValue = newTarget === undefined ? OrdinaryCallBindThis(this.realm, f, thisArg) : constructThis
     const activation = new Activation(this, code, f, thisValue, newTarget, args)
     const frame = new Frame(kind, task ? FunctionBody(activation) : undefined, activation, constructThis)
-    frame.callerHoldsNothing = this.callerHoldsNothing
+    frame.callerHoldsNothing = callerHoldsNothing || this.callerHoldsNothing
     this.callerHoldsNothing = false
     activation.frame = frame
     if (kind === FrameKind.Async) frame.activation = NewAsyncFunctionActivation(this.realm)
@@ -369,12 +369,15 @@ export class Machine {
 
   /** Pushes a frame evaluating the body of `f` as a generator. `newTarget` is undefined for [[Call]]. */
   private pushFrame(f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined): void {
-    this.frames.push(this.prepareCall(f, thisArg, args, newTarget, true))
+    this.frames.push(this.prepareCall(f, thisArg, args, newTarget, true, false))
   }
 
-  /** Runs an ordinary function's body on the host stack; its return value (the object, for a base [[Construct]]). */
-  private runPlain(f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined): Value {
-    const frame = this.prepareCall(f, thisArg, args, newTarget, false)
+  /**
+   * Runs an ordinary function's body on the host stack; its return value (the object, for a base [[Construct]]).
+   * `callerHoldsNothing`: as `Machine.callerHoldsNothing`, for this call.
+   */
+  runPlain(f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>, newTarget: JSObject | undefined, callerHoldsNothing = false): Value {
+    const frame = this.prepareCall(f, thisArg, args, newTarget, false, callerHoldsNothing)
     const body = PlainBody(this.program, frame.scope!.code)
     const frames = this.frames
     frames.push(frame)
@@ -387,8 +390,11 @@ export class Machine {
       // Converted while the frame is still on top: a new error gets this frame's location.
       throw toThrowCompletion(this.realm, e)
     } finally {
-      const i = frames.lastIndexOf(frame)
-      if (i >= 0) frames.length = i
+      if (frames[frames.length - 1] === frame) frames.pop()
+      else {
+        const i = frames.lastIndexOf(frame)
+        if (i >= 0) frames.length = i
+      }
       this.plainDepth -= body.weight
     }
     if (frame.kind === FrameKind.Construct && !(v instanceof JSObject)) return frame.constructThis

@@ -21,7 +21,7 @@ import { PollStringWork } from "../runtime/interrupt.ts"
 import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToNumeric, ToString, ToStringPrimitive, TypeOf } from "../runtime/conversions.ts"
 import { MakeFunction } from "../runtime/function-create.ts"
-import { IsCallable, IsConstructor, NativeFunction } from "../runtime/function-object.ts"
+import { IsCallable, IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import { getFast, GetValueTask, MISS, PutValueTask } from "../runtime/references.ts"
@@ -46,7 +46,7 @@ import {
   InstantiateFunctionDeclarations,
   returnValue,
 } from "./functions.ts"
-import { type Activation, isHostObject } from "./machine.ts"
+import { type Activation, isHostObject, MAX_PLAIN_DEPTH } from "./machine.ts"
 import { BindingInitialization } from "./patterns.ts"
 import { binaryFast, BinaryOperationSlow, increment, NumericUnary, toNumericPrimitive } from "./operators.ts"
 import type { FunctionCode, Program } from "./program.ts"
@@ -231,6 +231,7 @@ const toNumeric = (a: Activation, v: Value): number | bigint => (v instanceof JS
 export const callValue = (a: Activation, f: Value, thisArg: Value, args: ReadonlyArray<Value>, callee: Expr | string, holdsNothing = false): Value => {
   const m = a.m
   m.steps--
+  if (f instanceof ScriptFunction && f.functionKind === "normal" && m.plainDepth < MAX_PLAIN_DEPTH) return m.runPlain(f, thisArg, args, undefined, holdsNothing)
   if (f instanceof NativeFunction && !f.isTaskImpl) {
     const r = f.impl(a.realm, thisArg, args, undefined, f)
     PollStringWork(a.realm, thisArg, args[0], r)
