@@ -22,7 +22,7 @@ import { describeValue } from "../runtime/operations.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, SymbolValue, type Value } from "../runtime/value.ts"
-import { callRequest, GetIdx, GetPresent, nextPresentIndex, peekIdx, SLOW } from "./array-elements.ts"
+import { CallbackRequest, GetIdx, GetPresent, nextPresentIndex, peekIdx, SLOW } from "./array-elements.ts"
 
 /** Step 1 of sort/toSorted: the comparator must be undefined or callable. */
 export const comparatorOrThrow = (comparefn: Value): JSObject | undefined => {
@@ -60,7 +60,7 @@ export function* IndexedItems(realm: Realm, obj: JSObject, len: number, holes: "
 
 /*
  * https://tc39.es/ecma262/#sec-comparearrayelements for x, y not undefined is, at each comparison below,
- *   const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [x, y]) : yield* CompareStrings(realm, x, y)
+ *   const c = compare !== undefined ? yield compare.with([x, y]) : yield* CompareStrings(realm, x, y)
  *   const order = typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)
  * written out rather than as a Task of its own: a sort makes n·log n comparisons, and a generator for each was most
  * of the cost of sorting with a comparator. The order is the comparator's number (NaN is 0), or the order of
@@ -104,6 +104,7 @@ export function* SortList(realm: Realm, list: Value[], comparefn: JSObject | und
     else items.push(v)
   }
   const n = items.length
+  const compare = comparefn === undefined ? undefined : new CallbackRequest(comparefn, undefined)
   if (comparefn === undefined && items.every((v) => !(v instanceof JSObject))) {
     // Primitives: ToString runs no user code, so the host's default sort (the same order, stable) does it.
     if (n > 1 && items.some((v) => v instanceof SymbolValue)) return throwTypeError("Cannot convert a Symbol value to a string")
@@ -117,12 +118,12 @@ export function* SortList(realm: Realm, list: Value[], comparefn: JSObject | und
     let runLength = 1
     if (low + 1 < n) {
       runLength = 2
-      const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [items[low + 1], items[low]]) : yield* CompareStrings(realm, items[low + 1], items[low])
+      const c = compare !== undefined ? yield compare.with([items[low + 1], items[low]]) : yield* CompareStrings(realm, items[low + 1], items[low])
       const descending = (typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)) < 0
       let previous = items[low + 1]
       for (let idx = low + 2; idx < n; idx++) {
         const current = items[idx]
-        const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [current, previous]) : yield* CompareStrings(realm, current, previous)
+        const c = compare !== undefined ? yield compare.with([current, previous]) : yield* CompareStrings(realm, current, previous)
         const order = typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)
         if (descending ? order >= 0 : order < 0) break
         previous = current
@@ -139,7 +140,7 @@ export function* SortList(realm: Realm, list: Value[], comparefn: JSObject | und
         let right = start
         while (left < right) {
           const mid = left + ((right - left) >> 1)
-          const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [pivot, items[mid]]) : yield* CompareStrings(realm, pivot, items[mid])
+          const c = compare !== undefined ? yield compare.with([pivot, items[mid]]) : yield* CompareStrings(realm, pivot, items[mid])
           if ((typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)) < 0) right = mid
           else left = mid + 1
         }
@@ -166,7 +167,7 @@ export function* SortList(realm: Realm, list: Value[], comparefn: JSObject | und
       let j = mid
       let k = lo
       while (i < mid && j < hi) {
-        const c = comparefn !== undefined ? yield callRequest(comparefn, undefined, [src[j], src[i]]) : yield* CompareStrings(realm, src[j], src[i])
+        const c = compare !== undefined ? yield compare.with([src[j], src[i]]) : yield* CompareStrings(realm, src[j], src[i])
         if ((typeof c === "number" && c === c ? c : yield* ToOrder(realm, c)) < 0) dst[k++] = src[j++]
         else dst[k++] = src[i++]
       }

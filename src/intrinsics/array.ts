@@ -17,8 +17,8 @@
  *
  * Element access and hole skipping are in array-elements.ts, sorting in array-sort.ts (a stable TimSort-shaped
  * sort written as a Task: every comparator call is an engine call), Array.fromAsync in array-from-async.ts.
- * Callbacks are called by yielding a `call` request directly (`callRequest`), which is what `yield* Call` does
- * minus a generator per call.
+ * Callbacks are called by yielding a `call` request directly (`callRequest`, or a loop's `CallbackRequest`), which is
+ * what `yield* Call` does minus a generator per call.
  *
  * NON-SPEC: join/toString/toLocaleString return "" for an array that is already being joined further up the stack
  * (V8's cycle detection; the spec would recurse until the stack overflows). The set of arrays being joined is
@@ -51,6 +51,7 @@ import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import { EMPTY, SymbolValue, type Value, WellKnownSymbols } from "../runtime/value.ts"
 import {
+  CallbackRequest,
   callRequest,
   CreateIdx,
   DeleteIdx,
@@ -181,7 +182,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
   const thisArgument = args[2]
   // 2-3. A mapfn other than undefined must be callable.
   const mapping = mapfn !== undefined
-  const mapper = mapping ? requireCallback(mapfn) : (undefined as unknown as JSObject)
+  const call = mapping ? new CallbackRequest(requireCallback(mapfn), thisArgument) : undefined
   // 4. Let usingIterator be ? GetMethod(items, %Symbol.iterator%), which fails on null and undefined (as V8 says).
   if (items === undefined || items === null) return throwTypeError(notIterableValue(items))
   const usingIterator = yield* GetMethod(realm, items, WellKnownSymbols.iterator)
@@ -194,7 +195,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
         PollInterrupt(realm)
         let v = peekIdx(items, k)
         v = v === SLOW ? yield* GetIdx(items, k) : v === EMPTY ? undefined : v
-        CreateIdx(A, k, mapping ? yield callRequest(mapper, thisArgument, [v, k]) : v)
+        CreateIdx(A, k, call !== undefined ? yield call.with([v, k]) : v)
       }
       yield* SetLength(A, items.length)
       return A
@@ -202,7 +203,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
     if (typeof items === "string" && usingIterator === realm.intrinsic("%String.prototype.[Symbol.iterator]%") && builtinNext(realm, "%StringIteratorPrototype%")) {
       let k = 0
       for (const ch of items) {
-        CreateIdx(A, k, mapping ? yield callRequest(mapper, thisArgument, [ch, k]) : ch)
+        CreateIdx(A, k, call !== undefined ? yield call.with([ch, k]) : ch)
         k++
       }
       yield* SetLength(A, k)
@@ -233,7 +234,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
     PollInterrupt(realm)
     let kValue = peekIdx(arrayLike, k)
     kValue = kValue === SLOW ? yield* GetIdx(arrayLike, k) : kValue === EMPTY ? undefined : kValue
-    CreateIdx(A, k, mapping ? yield callRequest(mapper, thisArgument, [kValue, k]) : kValue)
+    CreateIdx(A, k, call !== undefined ? yield call.with([kValue, k]) : kValue)
   }
   yield* SetLength(A, len)
   return A
@@ -349,14 +350,13 @@ function* FindViaPredicate(
 ): Task<Value> {
   const O = toObject(realm, thisArg, method)
   const len = yield* LengthOfArrayLike(realm, O)
-  const predicate = requireCallback(args[0])
-  const thisArgument = args[1]
+  const call = new CallbackRequest(requireCallback(args[0]), args[1])
   for (let i = 0; i < len; i++) {
     PollInterrupt(realm)
     const k = direction === "ascending" ? i : len - 1 - i
     let kValue = peekIdx(O, k)
     kValue = kValue === SLOW ? yield* GetIdx(O, k) : kValue === EMPTY ? undefined : kValue
-    const testResult = yield callRequest(predicate, thisArgument, [kValue, k, O])
+    const testResult = yield call.with([kValue, k, O])
     if (ToBoolean(testResult)) return result === "value" ? kValue : k
   }
   return result === "value" ? undefined : -1
@@ -378,8 +378,7 @@ const ArrayProto_findLastIndex = (realm: Realm, t: Value, a: ReadonlyArray<Value
 function* ArrayProto_forEach(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = toObject(realm, thisArg, "forEach")
   const len = yield* LengthOfArrayLike(realm, O)
-  const callback = requireCallback(args[0])
-  const thisArgument = args[1]
+  const call = new CallbackRequest(requireCallback(args[0]), args[1])
   for (let k = 0; k < len; k++) {
     PollInterrupt(realm)
     let kValue = peekIdx(O, k)
@@ -388,7 +387,7 @@ function* ArrayProto_forEach(realm: Realm, thisArg: Value, args: ReadonlyArray<V
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    yield callRequest(callback, thisArgument, [kValue, k, O])
+    yield call.with([kValue, k, O])
   }
   return undefined
 }
@@ -397,8 +396,7 @@ function* ArrayProto_forEach(realm: Realm, thisArg: Value, args: ReadonlyArray<V
 function* SomeEvery(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, method: "some" | "every"): Task<Value> {
   const O = toObject(realm, thisArg, method)
   const len = yield* LengthOfArrayLike(realm, O)
-  const callback = requireCallback(args[0])
-  const thisArgument = args[1]
+  const call = new CallbackRequest(requireCallback(args[0]), args[1])
   const stopOn = method === "some"
   for (let k = 0; k < len; k++) {
     PollInterrupt(realm)
@@ -408,7 +406,7 @@ function* SomeEvery(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, me
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    if (ToBoolean(yield callRequest(callback, thisArgument, [kValue, k, O])) === stopOn) return stopOn
+    if (ToBoolean(yield call.with([kValue, k, O])) === stopOn) return stopOn
   }
   return !stopOn
 }
@@ -422,8 +420,7 @@ const ArrayProto_every = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task
 function* ArrayProto_map(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = toObject(realm, thisArg, "map")
   const len = yield* LengthOfArrayLike(realm, O)
-  const callback = requireCallback(args[0])
-  const thisArgument = args[1]
+  const call = new CallbackRequest(requireCallback(args[0]), args[1])
   const A = yield* ArraySpeciesCreate(realm, O, len)
   for (let k = 0; k < len; k++) {
     PollInterrupt(realm)
@@ -433,7 +430,7 @@ function* ArrayProto_map(realm: Realm, thisArg: Value, args: ReadonlyArray<Value
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    CreateIdx(A, k, yield callRequest(callback, thisArgument, [kValue, k, O]))
+    CreateIdx(A, k, yield call.with([kValue, k, O]))
   }
   return A
 }
@@ -442,8 +439,7 @@ function* ArrayProto_map(realm: Realm, thisArg: Value, args: ReadonlyArray<Value
 function* ArrayProto_filter(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = toObject(realm, thisArg, "filter")
   const len = yield* LengthOfArrayLike(realm, O)
-  const callback = requireCallback(args[0])
-  const thisArgument = args[1]
+  const call = new CallbackRequest(requireCallback(args[0]), args[1])
   const A = yield* ArraySpeciesCreate(realm, O, 0)
   let to = 0
   for (let k = 0; k < len; k++) {
@@ -454,7 +450,7 @@ function* ArrayProto_filter(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    if (ToBoolean(yield callRequest(callback, thisArgument, [kValue, k, O]))) CreateIdx(A, to++, kValue)
+    if (ToBoolean(yield call.with([kValue, k, O]))) CreateIdx(A, to++, kValue)
   }
   return A
 }
@@ -463,7 +459,7 @@ function* ArrayProto_filter(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
 function* Reduce(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, method: string, right: boolean): Task<Value> {
   const O = toObject(realm, thisArg, method)
   const len = yield* LengthOfArrayLike(realm, O)
-  const callback = requireCallback(args[0])
+  const call = new CallbackRequest(requireCallback(args[0]), undefined)
   if (len === 0 && args.length < 2) return throwTypeError("Reduce of empty array with no initial value")
   const step = right ? -1 : 1
   /** The next index (in the walk's direction) at which an element may be present. */
@@ -480,7 +476,7 @@ function* Reduce(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, metho
       continue
     }
     if (haveAccumulator) {
-      accumulator = yield callRequest(callback, undefined, [accumulator, kValue, k, O])
+      accumulator = yield call.with([accumulator, kValue, k, O])
     } else {
       // 8. Without an initial value, the first present element is the accumulator.
       accumulator = kValue
