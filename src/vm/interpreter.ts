@@ -117,9 +117,19 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 3 satisfies typeof Op.False:
           regs[sp++] = false
           break
-        case 4 satisfies typeof Op.Int:
-          regs[sp++] = bc[pc++] as number
+        case 4 satisfies typeof Op.Int: {
+          const k = bc[pc++] as number
+          // \`x - 1\`, \`i * 3\`, \`n % 7\` on a number: apply the operator that follows in the same dispatch.
+          const next = bc[pc] as Opcode
+          const l = regs[sp - 1]
+          if (typeof l === "number" && next >= Op.Add && next <= Op.BitXor) {
+            regs[sp - 1] = next === Op.Add ? l + k : next === Op.Sub ? l - k : numberOp(next, l, k)
+            pc++
+            break
+          }
+          regs[sp++] = k
           break
+        }
         case 5 satisfies typeof Op.Const:
           regs[sp++] = consts[bc[pc++] as number] as Value
           break
