@@ -28,7 +28,7 @@ import { getFast, GetValueTask, MISS, PutValueTask } from "../runtime/references
 import { toThrowCompletion } from "../runtime/errors.ts"
 import { ForInIteratorOf, ForInNext } from "../runtime/for-in.ts"
 import type { IteratorRecord } from "../runtime/iteration.ts"
-import { GetIteratorTask, IteratorCloseForThrow, IteratorCloseIfNotDone, iteratorStepFast } from "../runtime/iterator-steps.ts"
+import { fastArrayRecord, GetIteratorTask, IteratorCloseForThrow, IteratorCloseIfNotDone, iteratorStepFast } from "../runtime/iterator-steps.ts"
 import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
 import { ClassDefinitionEvaluation } from "./classes.ts"
@@ -1175,7 +1175,7 @@ function forInOfLoop(p: Program, node: ESTree.ForOfStatement | ESTree.ForInState
     const rhs = right(a)
     a.env = outer
     const m = a.m
-    const record = m.slow(GetIteratorTask(realm, rhs, site)) as unknown as IteratorRecord
+    const record = fastArrayRecord(realm, rhs) ?? (m.slow(GetIteratorTask(realm, rhs, site)) as unknown as IteratorRecord)
     for (;;) {
       const step = iteratorStepFast(realm, record)
       const v = isTask(step) ? m.slow(step as Task<Value | Empty>) : (step as Value | Empty)
