@@ -454,17 +454,43 @@ const circularError = (state: SerializeState, value: JSObject, key: string): nev
   return throwTypeError(`Converting circular structure to JSON${lines.join("")}`)
 }
 
-const enter = (state: SerializeState, value: JSObject, key: string): void => {
+/** The start of SerializeJSONObject / SerializeJSONArray: the cycle check, one indent deeper; the indent to step back to. */
+const enter = (state: SerializeState, value: JSObject, key: string): string => {
   if (state.stack.includes(value)) circularError(state, value, key)
   if (state.stack.length > 10_000) throw new SandboxError("RangeError", "Maximum call stack size exceeded")
   state.stack.push(value)
   state.keys.push(key)
+  const stepback = state.indent
+  state.indent = stepback + state.gap
+  return stepback
 }
 
-const leave = (state: SerializeState): void => {
+/** The end of SerializeJSONObject / SerializeJSONArray: the members joined, the state back one level. */
+const leave = (state: SerializeState, members: Members, stepback: string, open: string, close: string): string => {
+  const final = joinMembers(state, members.parts, stepback, open, close)
   state.stack.pop()
   state.keys.pop()
+  state.indent = stepback
+  return final
 }
+
+/** An object's or array's member texts, their total length bounded as they are added. */
+class Members {
+  readonly parts: string[] = []
+  private length = 0
+  add(text: string, counted: number): void {
+    this.length += counted
+    checkStringLength(this.length)
+    this.parts.push(text)
+  }
+}
+
+const addMember = (state: SerializeState, members: Members, P: string, strP: string): void => {
+  const member = `${QuoteJSONString(P)}:${state.gap === "" ? "" : " "}${strP}`
+  members.add(member, member.length)
+}
+
+const addElement = (members: Members, strP: string): void => members.add(strP, strP.length + 1)
 
 /** Joins members the way both SerializeJSONObject and SerializeJSONArray do (steps 9-10 / 10-11). */
 const joinMembers = (state: SerializeState, partial: string[], stepback: string, open: string, close: string): string => {
@@ -479,44 +505,23 @@ const joinMembers = (state: SerializeState, partial: string[], stepback: string,
 
 // https://tc39.es/ecma262/#sec-serializejsonobject
 function* SerializeJSONObject(state: SerializeState, value: JSObject, key: string): Task<string> {
-  enter(state, value, key)
-  const stepback = state.indent
-  state.indent = stepback + state.gap
+  const stepback = enter(state, value, key)
   const K = state.propertyList ?? ((yield* EnumerableOwnProperties(state.realm, value, "key")) as string[])
-  const partial: string[] = []
-  let length = 0
+  const partial = new Members()
   for (const P of K) {
     const strP = yield* SerializeJSONProperty(state, P, value)
-    if (strP === undefined) continue
-    const member = `${QuoteJSONString(P)}:${state.gap === "" ? "" : " "}${strP}`
-    length += member.length
-    checkStringLength(length)
-    partial.push(member)
+    if (strP !== undefined) addMember(state, partial, P, strP)
   }
-  const final = joinMembers(state, partial, stepback, "{", "}")
-  leave(state)
-  state.indent = stepback
-  return final
+  return leave(state, partial, stepback, "{", "}")
 }
 
 // https://tc39.es/ecma262/#sec-serializejsonarray
 function* SerializeJSONArray(state: SerializeState, value: ArrayObject, key: string): Task<string> {
-  enter(state, value, key)
-  const stepback = state.indent
-  state.indent = stepback + state.gap
-  const partial: string[] = []
+  const stepback = enter(state, value, key)
+  const partial = new Members()
   const len = yield* LengthOfArrayLike(state.realm, value)
-  let length = 0
-  for (let index = 0; index < len; index++) {
-    const strP = (yield* SerializeJSONProperty(state, String(index), value)) ?? "null"
-    length += strP.length + 1
-    checkStringLength(length)
-    partial.push(strP)
-  }
-  const final = joinMembers(state, partial, stepback, "[", "]")
-  leave(state)
-  state.indent = stepback
-  return final
+  for (let index = 0; index < len; index++) addElement(partial, (yield* SerializeJSONProperty(state, String(index), value)) ?? "null")
+  return leave(state, partial, stepback, "[", "]")
 }
 
 /**
@@ -558,25 +563,15 @@ const NOT_PLAIN: unique symbol = Symbol("not plain")
 
 /** SerializeJSONObject for plain data (see serializePlain). */
 const serializePlainObject = (state: SerializeState, value: JSObject, key: string): string | typeof NOT_PLAIN => {
-  enter(state, value, key)
-  const stepback = state.indent
-  state.indent = stepback + state.gap
+  const stepback = enter(state, value, key)
   const K = state.propertyList ?? enumerableOwnKeys(value)
-  const partial: string[] = []
-  let length = 0
+  const partial = new Members()
   for (const P of K) {
     const strP = serializePlain(state, P, value)
     if (strP === NOT_PLAIN) return NOT_PLAIN
-    if (strP === undefined) continue
-    const member = `${QuoteJSONString(P)}:${state.gap === "" ? "" : " "}${strP}`
-    length += member.length
-    checkStringLength(length)
-    partial.push(member)
+    if (strP !== undefined) addMember(state, partial, P, strP)
   }
-  const final = joinMembers(state, partial, stepback, "{", "}")
-  leave(state)
-  state.indent = stepback
-  return final
+  return leave(state, partial, stepback, "{", "}")
 }
 
 /** EnumerableOwnProperties(O, key), which runs nothing. */
@@ -590,23 +585,15 @@ const enumerableOwnKeys = (O: JSObject): string[] => {
 
 /** SerializeJSONArray for plain data (see serializePlain). */
 const serializePlainArray = (state: SerializeState, value: ArrayObject, key: string): string | typeof NOT_PLAIN => {
-  enter(state, value, key)
-  const stepback = state.indent
-  state.indent = stepback + state.gap
-  const partial: string[] = []
+  const stepback = enter(state, value, key)
+  const partial = new Members()
   const len = value.length
-  let length = 0
   for (let index = 0; index < len; index++) {
     const strP = serializePlain(state, String(index), value) ?? "null"
     if (strP === NOT_PLAIN) return NOT_PLAIN
-    length += strP.length + 1
-    checkStringLength(length)
-    partial.push(strP)
+    addElement(partial, strP)
   }
-  const final = joinMembers(state, partial, stepback, "[", "]")
-  leave(state)
-  state.indent = stepback
-  return final
+  return leave(state, partial, stepback, "[", "]")
 }
 
 // https://tc39.es/ecma262/#sec-json.stringify
