@@ -184,6 +184,16 @@ const functionBody = (p: Program, code: FunctionCode): Code => {
 /** A function body's statements; one that declares `using` is left to the generator evaluator (disposal). */
 const bodyStatements = (p: Program, list: ReadonlyArray<ESTree.Statement>): Code => {
   if (disposalOf(list) !== undefined) return (a) => returnValue(a.m.drive(DisposingStatementList(a, list)))
+  const only = list.length === 1 ? list[0] : undefined
+  if (only?.type === "ReturnStatement" && only.argument !== null && only.argument !== undefined) {
+    // `{ return e }`: the value itself, without a return completion to unwrap.
+    const start = only.start ?? 0
+    const value = expression(p, only.argument)
+    return (a) => {
+      a.offset = start
+      return value(a)
+    }
+  }
   const run = statementList(p, list)
   return (a) => returnValue(run(a))
 }
@@ -765,20 +775,22 @@ function unary(p: Program, node: ESTree.UnaryExpression): Code {
   }
 }
 
-/** The base and key of `o.x` / `o[k]` as an assignment target (PrepareMember). */
-function target(p: Program, m: ESTree.MemberExpression): (a: Activation) => [Value, Value] {
-  const object = expression(p, m.object as ESTree.Expression)
-  if (!m.computed) {
-    const name = (m.property as ESTree.Identifier).name
-    return (a) => [object(a), name]
-  }
-  const key = expression(p, m.property)
-  // The key stays unconverted: the get and the put each convert it (see PropertyRef.key).
-  return (a) => {
-    const base = object(a)
-    return [base, key(a)]
-  }
+/**
+ * The base and key of `o.x` / `o[k]` as an assignment target (PrepareMember), evaluated one after the other:
+ * `key` is undefined for `o.x`, whose key is `name`. The key stays unconverted: the get and the put each convert it
+ * (see PropertyRef.key).
+ */
+interface Target {
+  readonly object: Code
+  readonly key: Code | undefined
+  readonly name: string
 }
+
+const target = (p: Program, m: ESTree.MemberExpression): Target => ({
+  object: expression(p, m.object as ESTree.Expression),
+  key: m.computed ? expression(p, m.property) : undefined,
+  name: m.computed ? "" : (m.property as ESTree.Identifier).name,
+})
 
 const put = (a: Activation, m: ESTree.MemberExpression, base: Value, key: Value, v: Value): void => {
   a.offset = m.start ?? a.offset
@@ -814,12 +826,13 @@ function assignment(p: Program, node: ESTree.AssignmentExpression): Code {
       return v
     }
   }
-  const ref = target(p, left)
+  const { object, key: keyCode, name: keyName } = target(p, left)
   const right = expression(p, node.right)
   if (op === "=") {
     return (a) => {
       a.offset = start
-      const [base, key] = ref(a)
+      const base = object(a)
+      const key = keyCode === undefined ? keyName : keyCode(a)
       const v = right(a)
       put(a, left, base, key, v)
       return v
@@ -827,8 +840,9 @@ function assignment(p: Program, node: ESTree.AssignmentExpression): Code {
   }
   return (a) => {
     a.offset = start
-    const [base, key] = ref(a)
-    const l = getElement(a, base, key as Value)
+    const base = object(a)
+    const key = keyCode === undefined ? keyName : keyCode(a)
+    const l = getElement(a, base, key)
     const r = right(a)
     a.offset = start
     const v = binary(a, binaryOp, l, r)
@@ -855,11 +869,12 @@ function update(p: Program, node: ESTree.UpdateExpression): Code {
     }
   }
   const m = arg as ESTree.MemberExpression
-  const ref = target(p, m)
+  const { object, key: keyCode, name: keyName } = target(p, m)
   return (a) => {
     a.offset = start
-    const [base, key] = ref(a)
-    const old = toNumeric(a, getElement(a, base, key as Value))
+    const base = object(a)
+    const key = keyCode === undefined ? keyName : keyCode(a)
+    const old = toNumeric(a, getElement(a, base, key))
     const v = increment(old, delta)
     put(a, m, base, key, v)
     return prefix ? v : old
