@@ -277,8 +277,9 @@ describe("suspend, resume, cancel on the replica that runs the program", () => {
   it("waits for the run when resuming with wait (the default)", async () => {
     const run = await create(Fake.script({ steps: [{ sleep: 60_000 }, { call: "t.echo", input: 2 }], return: "$results" }), { wait: false })
     await api.run((c) => c.runs.suspend({ params: { id: run.id } }))
-    // the fake restarts the interrupted step: shorten it by resuming a run whose first step is done
-    const other = await create(Fake.script({ steps: [{ sleep: 100 }, { call: "t.echo", input: 2 }], return: "$results" }), { wait: false })
+    // the fake restarts the interrupted step: resume a run whose first step is short, but long enough that the
+    // suspend reaches it during that step even on a loaded machine (at 100 ms it could finish first)
+    const other = await create(Fake.script({ steps: [{ sleep: 1_500 }, { call: "t.echo", input: 2 }], return: "$results" }), { wait: false })
     await api.run((c) => c.runs.suspend({ params: { id: other.id } }))
     const done = await api.run((c) => c.runs.resume({ params: { id: other.id }, payload: {} }))
     expect(done.result).toMatchObject({ ok: true, value: [{ echo: 2 }] })
