@@ -127,6 +127,13 @@ export function runFrame(m: Machine, entry: Frame): void {
             pc++
             break
           }
+          // \`i < 1000\` as a condition: the comparison and the forward JumpIfFalse after it too.
+          if (typeof l === "number" && next >= Op.Lt && next <= Op.Ge && bc[pc + 1] === Op.JumpIfFalse && (bc[pc + 2] as number) > pc + 1) {
+            const result = next === Op.Lt ? l < k : next === Op.Gt ? l > k : next === Op.Le ? l <= k : l >= k
+            sp--
+            pc = result ? pc + 3 : (bc[pc + 2] as number)
+            break
+          }
           regs[sp++] = k
           break
         }
