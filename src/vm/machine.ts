@@ -59,9 +59,9 @@ export class Machine {
   programCompletion: { readonly value: Value } | undefined = undefined
   readonly locate: (offset: number) => SourceLocation
   /**
-   * The frame of the ordinary call that last returned to a built-in, while that built-in runs: nothing else refers
-   * to a returned frame, so the built-in's next call of the same function (map's callback, once per element) runs
-   * in it instead of a new frame and registers. Frames with an arguments list are left alone (it may outlive them).
+   * The frame of the ordinary call that returned last: nothing else refers to a returned frame, so the next call of
+   * the same function (map's callback, once per element; the second call of `fib(n - 1) + fib(n - 2)`) runs in it
+   * instead of a new frame and registers. Frames with an arguments list are left alone (it may outlive them).
    */
   private spare: Frame | undefined = undefined
 
@@ -151,6 +151,10 @@ export class Machine {
    * argument list). `newTarget` is undefined for [[Call]].
    */
   pushScript(f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number, newTarget: JSObject | undefined): void {
+    const spare = this.spare
+    if (spare !== undefined && spare.code === f.code && newTarget === undefined && f.functionKind === "normal" && !f.isClassConstructor) {
+      return this.reenter(spare, f, thisArg, src, start, argc)
+    }
     this.checkDepth()
     const code = f.code as CodeObject
     if (newTarget === undefined) CheckNotClassConstructorCall(f)
@@ -165,14 +169,19 @@ export class Machine {
     this.frames.push(frame)
   }
 
+  /** An ordinary call's frame has returned and been popped: it may serve the next call of its function. */
+  returned(frame: Frame): void {
+    if (frame.args === undefined && frame.newTarget === undefined) this.spare = frame
+  }
+
   /** pushScript for an ordinary [[Call]] of `f` into `frame`, a returned frame of the same code (see `spare`). */
-  private reenter(frame: Frame, f: ScriptFunction, thisArg: Value, args: ReadonlyArray<Value>): void {
+  private reenter(frame: Frame, f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number): void {
     this.checkDepth()
     this.spare = undefined
     const code = frame.code as CodeObject
     const regs = frame.regs
-    const n = args.length < code.paramCount ? args.length : code.paramCount
-    for (let i = 0; i < n; i++) regs[i] = args[i]
+    const n = argc < code.paramCount ? argc : code.paramCount
+    for (let i = 0; i < n; i++) regs[i] = src[start + i]
     // A loop, not fill: on a few registers the builtin's entry costs more than the stores.
     for (let i = n; i < regs.length; i++) regs[i] = undefined
     frame.pc = 0
@@ -237,8 +246,7 @@ export class Machine {
    */
   returnToNative(v: Value): Frame | undefined {
     const frames = this.frames
-    const done = frames.pop() as Frame
-    if (done.args === undefined && done.newTarget === undefined) this.spare = done
+    this.returned(frames.pop() as Frame)
     const native = frames[frames.length - 1] as Frame
     native.resumeValue = v
     this.stepNative(native)
@@ -289,11 +297,7 @@ export class Machine {
       case "call": {
         // A built-in calling back into the program (map, sort's comparator...): straight to a frame.
         const f = req.f
-        if (f instanceof ScriptFunction) {
-          const spare = this.spare
-          if (spare !== undefined && spare.code === f.code && f.functionKind === "normal" && !f.isClassConstructor) return this.reenter(spare, f, req.thisArg, req.args)
-          return this.pushScript(f, req.thisArg, req.args, 0, req.args.length, undefined)
-        }
+        if (f instanceof ScriptFunction) return this.pushScript(f, req.thisArg, req.args, 0, req.args.length, undefined)
         return this.invoke(f, req.thisArg, req.args, undefined)
       }
       case "construct":
