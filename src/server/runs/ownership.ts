@@ -140,7 +140,7 @@ export class Ownership extends Context.Service<
        */
       const continueSealed = (row: RunRow, state: Uint8Array | undefined, everything: Registrations | undefined) =>
         Effect.gen(function* () {
-          const registrations = everything === undefined ? yield* registry.resolve(row.tenant, row.tools, false) : selected(everything, row.tools)
+          const registrations = selected(everything ?? (yield* registry.all(row.tenant)), row.tools)
           const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
           return yield* launch(row, true, registrations, (spec) =>
             state !== undefined
