@@ -594,18 +594,20 @@ function* StringProto_search(realm: Realm, thisArg: Value, args: ReadonlyArray<V
 // https://tc39.es/ecma262/#sec-string.prototype.slice
 const StringProto_slice = fastOr((S, [start, end]) => {
   if (typeof S !== "string" || !isInt(start) || !isIntOrAbsent(end)) return MISS
-  const len = S.length
-  const from = start < 0 ? Math.max(len + start, 0) : Math.min(start, len)
-  const to = end === undefined ? len : end < 0 ? Math.max(len + end, 0) : Math.min(end, len)
-  return from >= to ? "" : S.slice(from, to)
+  return sliceOf(S, start, end === undefined ? S.length : end)
 }, sliceTask)
 
 function* sliceTask(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const S = typeof thisArg === "string" ? thisArg : yield* thisString(realm, thisArg, "slice")
-  const len = S.length
   const intStart = (typeof args[0] === "number" && Number.isInteger(args[0]) ? args[0] + 0 : yield* toInt(realm, args[0]))
+  const intEnd = args[1] === undefined ? S.length : (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
+  return sliceOf(S, intStart, intEnd)
+}
+
+/** String.prototype.slice steps 5-11, once start and end are integers (or ±Infinity). */
+const sliceOf = (S: string, intStart: number, intEnd: number): string => {
+  const len = S.length
   const from = intStart === -Infinity ? 0 : intStart < 0 ? Math.max(len + intStart, 0) : Math.min(intStart, len)
-  const intEnd = args[1] === undefined ? len : (typeof args[1] === "number" && Number.isInteger(args[1]) ? args[1] + 0 : yield* toInt(realm, args[1]))
   const to = intEnd === -Infinity ? 0 : intEnd < 0 ? Math.max(len + intEnd, 0) : Math.min(intEnd, len)
   return from >= to ? "" : S.slice(from, to)
 }
