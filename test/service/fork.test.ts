@@ -160,7 +160,9 @@ describe("a fork of a run", () => {
     const first = await clientFor(b.url, acme).run((c) => c.runs.fork({ params: { id: run.body.id }, payload: payload(100) }))
     const second = await new Client({ baseUrl: a.url, apiKey: acme }).runs.fork({ params: { id: run.body.id }, payload: payload(200) })
     expect(first.id).not.toBe(second.id)
-    expect([first.result?.ok && first.result.value, second.result?.ok && second.result.value]).toStrictEqual([11 + 100 + 13, 11 + 200 + 13])
+    // Seen once failing in round-trip mode under CI load (both forks ended not ok): the message carries their Results.
+    const results = JSON.stringify([first.result, second.result]).slice(0, 400)
+    expect([first.result?.ok && first.result.value, second.result?.ok && second.result.value], results).toStrictEqual([11 + 100 + 13, 11 + 200 + 13])
     expect(sent(run.body.id)).toStrictEqual([11, 12, 13])
     expect(sent(first.id)).toStrictEqual([13])
     expect(sent(second.id)).toStrictEqual([13])
