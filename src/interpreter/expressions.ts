@@ -156,14 +156,14 @@ function* TemplateLiteral(a: Activation, node: ESTree.TemplateLiteral): Eval<Val
 
 function* TaggedTemplate(a: Activation, node: ESTree.TaggedTemplateExpression): Eval<Value> {
   const [thisArg, f] = (yield* calleeAndThis(a, node.tag as Expr, false)) as [Value, Value]
-  let template = a.program.templates.get(node)
+  let template = a.m.templates.get(node)
   if (template === undefined) {
     template = CreateTemplateObject(a.realm, {
       kind: "template",
       cooked: node.quasi.quasis.map((q) => q.value.cooked ?? undefined),
       raw: node.quasi.quasis.map((q) => q.value.raw),
     })
-    a.program.templates.set(node, template)
+    a.m.templates.set(node, template)
   }
   const args: Value[] = [template]
   for (const e of node.quasi.expressions) args.push(yield* Evaluate(a, e))

@@ -13,7 +13,7 @@
  * completion value (what a script would evaluate to).
  * Microtasks are drained with the runtime's `RunJob`, in the VM's order (which is V8's).
  */
-import { analyzeScopes, NestingTooDeep, type ScopeAnalysis } from "../language/scope.ts"
+import { analyzeScopes, NestingTooDeep } from "../language/scope.ts"
 import { MakeFunction } from "../runtime/function-create.ts"
 import type { GeneratorObject } from "../runtime/generator.ts"
 import { type EngineStatus, InstallEngineHost, RefuseProgram, RunSlice } from "../runtime/engine.ts"
@@ -27,6 +27,28 @@ export type InterpreterStatus = EngineStatus
 
 export type { InterpreterProgram }
 
+/**
+ * The Program of each checked program still alive (host/program-cache.ts keeps the recent ones), made once: its
+ * analysis, layout and compiled closures depend on the text alone, so runs of the same source share them, as VM runs
+ * share their compilation (host/vm-compile.ts). A program too deeply nested to analyse is kept as the offset where
+ * the analysis gave up.
+ */
+const programs = new WeakMap<InterpreterProgram, Program | number>()
+
+const programOf = (checked: InterpreterProgram): Program | number => {
+  let program = programs.get(checked)
+  if (program === undefined) {
+    try {
+      program = new Program(checked, analyzeScopes(checked.ast, checked.strict))
+    } catch (e) {
+      if (!(e instanceof NestingTooDeep)) throw e
+      program = e.offset
+    }
+    programs.set(checked, program)
+  }
+  return program
+}
+
 export class Interpreter {
   readonly realm: Realm
   private readonly machine: Machine | undefined
@@ -38,18 +60,13 @@ export class Interpreter {
 
   constructor(realm: Realm, checked: InterpreterProgram) {
     this.realm = realm
-    let analysis: ScopeAnalysis
-    try {
-      analysis = analyzeScopes(checked.ast, checked.strict)
-    } catch (e) {
-      if (!(e instanceof NestingTooDeep)) throw e
-      const location = checked.locate(e.offset)
-      this.refused = RefuseProgram(realm, location)
+    const program = programOf(checked)
+    if (typeof program === "number") {
+      this.refused = RefuseProgram(realm, checked.locate(program))
       this.machine = undefined
       this.promise = undefined
       return
     }
-    const program = new Program(checked, analysis)
     const machine = new Machine(realm, program)
     this.machine = machine
     this.refused = undefined

@@ -39,6 +39,7 @@ import type { DisposeCapability } from "../runtime/dispose.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
 import { type EngineRequest, isTask, type Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
+import type { ESTree } from "meriyah"
 import type { Env } from "./environment.ts"
 import type { FunctionCode, Program } from "./program.ts"
 import { FunctionBody } from "./functions.ts"
@@ -175,6 +176,8 @@ export class Machine {
   interruptCheck: (() => void) | undefined = undefined
   /** Set when the program body reaches its end without `return`: its completion value. */
   programCompletion: { readonly value: Value } | undefined = undefined
+  /** Tagged template objects, per site (GetTemplateObject's [[TemplateMap]]): the realm's, so the run's. */
+  readonly templates = new Map<ESTree.Node, JSObject>()
 
   constructor(realm: Realm, program: Program) {
     this.realm = realm

@@ -1,9 +1,10 @@
 /**
- * What the tree-walker knows about the program it runs, computed once and shared by every evaluation: the scope
- * analysis and binding layout, and one `FunctionCode` per function node — the static facts a function object is
- * created from (src/language/static-semantics.ts), the same the compiler bakes into its code objects; which nodes
- * contain a suspension point of their function (the rest can run on the synchronous evaluator); the closures the
- * synchronous evaluator compiled; and template objects, per site, as GetTemplateObject's [[TemplateMap]] requires.
+ * What the tree-walker knows about the program it runs, computed once and shared by every evaluation of every run
+ * of the same checked program (`programOf`): the scope analysis and binding layout, and one `FunctionCode` per
+ * function node — the static facts a function object is created from (src/language/static-semantics.ts), the same
+ * the compiler bakes into its code objects; which nodes contain a suspension point of their function (the rest can
+ * run on the synchronous evaluator); and the closures the synchronous evaluator compiled. None of it refers to a
+ * realm's objects (a run's tagged template objects are its machine's).
  */
 import type { ESTree } from "meriyah"
 import type { FunctionInfo, ScopeAnalysis } from "../language/scope.ts"
@@ -17,7 +18,6 @@ import {
   type SourceRange,
 } from "../language/static-semantics.ts"
 import type { FunctionShape } from "../runtime/function-create.ts"
-import type { JSObject } from "../runtime/object.ts"
 import type { SourceLocation } from "../runtime/realm.ts"
 import { forEachChild } from "../language/walk.ts"
 import { Layout } from "./environment.ts"
@@ -57,8 +57,6 @@ export class Program {
   readonly layout: Layout
   readonly main: FunctionCode
   private readonly codes = new Map<ESTree.Node, FunctionCode>()
-  /** Tagged template objects, per site. */
-  readonly templates = new Map<ESTree.Node, JSObject>()
   /** The synchronous evaluator's compiled closures (plain.ts), per node. */
   readonly compiled = new Map<ESTree.Node, unknown>()
   /** Nodes containing a suspension point of their own function (await, yield, for await, async generator return). */
