@@ -132,6 +132,21 @@ describe.each(ENGINES)("realm isolation (%s)", (engine) => {
     // And a fresh runtime sees the same realm too: the template behind every runtime was never touched.
     expect(await Effect.runPromise(makeFor(engine)({ seed: "isolation" }).execute(FINGERPRINT))).toEqual(before)
   })
+
+  it("runs of the same source share its checked program, not the objects a run made from it", async () => {
+    // A tagged template's object is made once per site and realm: a second run of the same text gets its own,
+    // from its own Array.prototype, however the engine keeps what it worked out from the text.
+    const runtime = makeFor(engine)()
+    const code = `
+      const tag = (strings) => strings
+      const site = () => tag\`a\${1}b\`
+      const t = site()
+      const first = globalThis.seen === undefined
+      globalThis.seen = true
+      return [first, t === site(), Object.getPrototypeOf(t) === Array.prototype, Object.isFrozen(t), t.raw.join("|")]
+    `
+    for (let i = 0; i < 3; i++) expect(await Effect.runPromise(runtime.execute(code))).toMatchObject({ ok: true, value: [true, true, true, true, "a|b"] })
+  })
 })
 
 describe("realm forks", () => {
