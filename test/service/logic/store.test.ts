@@ -56,6 +56,57 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("runs stored whole at once, many together: each with its own row and events, a taken id refused", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const taken = newRun()
+          yield* runs.insert(taken)
+          const ended = Array.from({ length: 12 }, (_, i) => ({
+            ...(i === 5 ? taken : newRun()),
+            status: i % 2 === 0 ? ("succeeded" as const) : ("failed" as const),
+            result: { ok: true as const, value: i, toolCalls: [] },
+            logs: Array.from({ length: i % 3 }, (_, n) => ({ line: `line ${n} of ${i}`, index: n })),
+            truncated: false,
+          }))
+          // Concurrent, so that the Postgres store writes those that wait on the first in one statement.
+          const rows = yield* Effect.forEach(ended, (run) => runs.insertEnded(run), { concurrency: "unbounded" })
+          for (const [i, run] of ended.entries()) {
+            if (i === 5) {
+              assert.strictEqual(rows[i], undefined)
+              assert.deepStrictEqual(yield* types(run.id), ["run.created"])
+              continue
+            }
+            assert.strictEqual(rows[i]?.id, run.id)
+            assert.strictEqual(rows[i]?.status, run.status)
+            assert.deepStrictEqual(rows[i]?.result, run.result)
+            assert.strictEqual((yield* runs.get(run.tenant, run.id))?.seed, run.seed)
+            assert.deepStrictEqual(yield* types(run.id), ["run.created", ...run.logs.map(() => "log"), `run.${run.status}`])
+          }
+        }),
+      )
+
+      if (name === "postgres") {
+        it.effect("a run the database refuses fails alone, not the runs stored with it", () =>
+          Effect.gen(function* () {
+            const runs = yield* RunStore
+            const ended = Array.from({ length: 6 }, (_, i) => ({
+              ...newRun(),
+              // Postgres text cannot hold U+0000 (the API refuses such code before it gets here).
+              ...(i === 3 ? { code: "a\u0000b" } : {}),
+              status: "succeeded" as const,
+              result: { ok: true as const, value: i, toolCalls: [] },
+              logs: [],
+              truncated: false,
+            }))
+            const exits = yield* Effect.forEach(ended, (run) => Effect.exit(runs.insertEnded(run)), { concurrency: "unbounded" })
+            for (const [i, exit] of exits.entries()) {
+              assert.strictEqual(exit._tag, i === 3 ? "Failure" : "Success", `run ${i}`)
+              if (i !== 3) assert.deepStrictEqual(yield* types(ended[i]!.id), ["run.created", "run.succeeded"])
+            }
+          }),
+        )
+      }
+
       it.effect("lists a tenant's runs newest first, a page at a time", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

@@ -8,6 +8,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import { Limits, type Result, RunStatus, SourceLocation } from "../../api.ts"
@@ -26,7 +27,11 @@ import {
   type RunRow,
   RunStore,
 } from "../runs.ts"
+import { batched } from "./batch.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
+
+/** The most short runs stored by one statement (group commit, batch.ts). */
+const MAX_BATCH = 64
 
 const RunColumns = {
   id: Schema.String,
@@ -130,7 +135,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
 
     // version 1: the row as `insert` then `finish` leave it. The events go in their order (numbers follow ORDER BY n).
-    const insertEnded = Effect.fn("RunStore.insertEnded")(function* (run: EndedRun) {
+    const insertEndedOne = Effect.fn("RunStore.insertEnded")(function* (run: EndedRun) {
       return yield* first(
         yield* sql`
           WITH r AS (
@@ -148,6 +153,48 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           SELECT ${columns} FROM r`,
       )
     })
+
+    // The same for several runs: each row and its events from one JSON document. A run whose id is taken is
+    // skipped (undefined), as alone.
+    const insertEndedMany = Effect.fn("RunStore.insertEndedMany")(function* (runs: ReadonlyArray<EndedRun>) {
+      // Only what `json` makes storable alone is made storable here: text the database refuses in the code fails
+      // the batch, and that run alone, as it would have failed alone.
+      const given = runs.map((run, i) => ({
+        i,
+        id: run.id,
+        tenant: run.tenant,
+        status: run.status,
+        code: run.code,
+        limits: storable(run.limits),
+        tools: storable(run.tools),
+        result: storable(run.result),
+        request_hash: run.requestHash,
+        seed: run.seed,
+        forked_from: run.forkedFrom ?? null,
+        seal: run.seal,
+        events: storable(endedEvents(run)),
+      }))
+      const raw = yield* sql`
+        WITH given AS (
+          SELECT * FROM jsonb_to_recordset(${pg.json(given)}) AS g(i int, id text, tenant text, status text, code text,
+            limits jsonb, tools jsonb, result jsonb, request_hash text, seed text, forked_from jsonb, seal text, events jsonb)
+        ), r AS (
+          INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
+          SELECT id, tenant, status, code, limits, nullif(tools, 'null'), result, 1, request_hash, seed,
+                 nullif(forked_from, 'null'), seal
+          FROM given ORDER BY i
+          ON CONFLICT (id) DO NOTHING
+          RETURNING *
+        ), e AS (
+          INSERT INTO events (run_id, type, data, key)
+          SELECT r.id, l.e->>'type', l.e->'data', l.e->>'key'
+          FROM r JOIN given g ON g.id = r.id, jsonb_array_elements(g.events) WITH ORDINALITY AS l(e, n) ORDER BY g.i, n
+        )
+        SELECT ${columns} FROM r`
+      const inserted = new Map((yield* rows(raw)).map((r) => [r.id, toRow(r)]))
+      return runs.map((run) => inserted.get(run.id))
+    })
+    const insertEnded = batched(yield* Scope.Scope, MAX_BATCH, insertEndedOne, insertEndedMany)
 
     const get = Effect.fn("RunStore.get")(function* (tenant: string, id: string) {
       return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE tenant = ${tenant} AND id = ${id}`)

@@ -1,0 +1,59 @@
+/**
+ * Group commit: writes that arrive while one is in flight go to the database together, in one statement (one
+ * round trip, one transaction, one WAL flush), as soon as it is done. A write that finds nothing in flight goes at
+ * once, so a lone request waits no longer than it would alone; under load, the statements per write fall.
+ *
+ * A batch is all-or-nothing: when its statement fails (one item Postgres refuses, or a broken connection), each of
+ * its items is written again on its own, so each caller gets its own outcome, as if it had never been batched.
+ */
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Scope from "effect/Scope"
+
+interface Waiting<A, B, E> {
+  readonly item: A
+  readonly done: Deferred.Deferred<B, E>
+}
+
+/**
+ * `one` as callers see it, writing what queued meanwhile with `many` (its results in the order of its items), at
+ * most `max` items a statement. The batches run in `scope`.
+ */
+export const batched = <A, B, E>(
+  scope: Scope.Scope,
+  max: number,
+  one: (item: A) => Effect.Effect<B, E>,
+  many: (items: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, E>,
+): ((item: A) => Effect.Effect<B, E>) => {
+  const queue: Array<Waiting<A, B, E>> = []
+  let flushing = false
+
+  const alone = (w: Waiting<A, B, E>) => Effect.flatMap(Effect.exit(one(w.item)), (exit) => Deferred.done(w.done, exit))
+
+  const write = (batch: ReadonlyArray<Waiting<A, B, E>>): Effect.Effect<unknown> =>
+    batch.length === 1
+      ? alone(batch[0]!)
+      : Effect.flatMap(Effect.exit(many(batch.map((w) => w.item))), (exit) =>
+          Exit.isSuccess(exit)
+            ? Effect.forEach(batch, (w, i) => Deferred.succeed(w.done, exit.value[i]!), { discard: true })
+            : Effect.forEach(batch, alone, { concurrency: "unbounded", discard: true }),
+        )
+
+  const flush: Effect.Effect<void> = Effect.suspend(() => {
+    if (queue.length === 0) {
+      flushing = false
+      return Effect.void
+    }
+    return Effect.andThen(write(queue.splice(0, max)), flush)
+  })
+
+  return (item) =>
+    Effect.suspend(() => {
+      const done = Deferred.makeUnsafe<B, E>()
+      queue.push({ item, done })
+      if (flushing) return Deferred.await(done)
+      flushing = true
+      return Effect.andThen(Effect.forkIn(flush, scope), Deferred.await(done))
+    })
+}
