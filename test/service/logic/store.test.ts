@@ -495,6 +495,26 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("tools read for many tenants at once: each read gets its own tenant's, an unknown tenant none", () =>
+        Effect.gen(function* () {
+          const tools = yield* ToolStore
+          const tenants = Array.from({ length: 5 }, (_, i) => `reads-${++counter}-${i}`)
+          const tool = { description: "d", input: { type: "object" }, url: "http://127.0.0.1/x", mode: "plain" as const }
+          for (const [i, tenant] of tenants.entries()) {
+            for (let n = 0; n < i; n++) yield* tools.put(tenant, `t${n}.go`, tool, `s-${tenant}-${n}`)
+            if (i > 0) yield* tools.putNamespace(tenant, "t0", `ns of ${tenant}`)
+          }
+          // Concurrent, with repeats, so that the Postgres store reads those that wait on the first in one statement.
+          const asked = [...tenants, ...tenants, "reads-nobody"]
+          const read = yield* Effect.forEach(asked, (tenant) => tools.all(tenant), { concurrency: "unbounded" })
+          for (const [i, tenant] of asked.entries()) {
+            const n = tenants.indexOf(tenant)
+            assert.deepStrictEqual(read[i]!.tools.map((t) => t.secret), Array.from({ length: Math.max(n, 0) }, (_, k) => `s-${tenant}-${k}`))
+            assert.deepStrictEqual(read[i]!.namespaces, n > 0 ? [{ path: "t0", description: `ns of ${tenant}` }] : [])
+          }
+        }),
+      )
+
       it.effect("API keys are found by hash until revoked", () =>
         Effect.gen(function* () {
           const keys = yield* KeyStore

@@ -1,15 +1,20 @@
 /**
- * Group commit: writes that arrive while one is in flight go to the database together, in one statement (one
- * round trip, one transaction, one WAL flush), as soon as it is done. A write that finds nothing in flight goes at
- * once, so a lone request waits no longer than it would alone; under load, the statements per write fall.
+ * Statements batched: what is asked for while a statement is in flight (short runs to store, tenants' tools to
+ * read) goes to the database together, in one statement, as soon as it is done: one round trip, and for writes one
+ * transaction and one WAL flush (group commit). What finds nothing in flight goes at once, so a lone request waits
+ * no longer than it would alone; under load, the statements per request fall. Each item is sent after it was asked
+ * for, so a read sees every write that ended before it.
  *
  * A batch is all-or-nothing: when its statement fails (one item Postgres refuses, or a broken connection), each of
- * its items is written again on its own, so each caller gets its own outcome, as if it had never been batched.
+ * its items is tried again on its own, so each caller gets its own outcome, as if it had never been batched.
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
+
+/** The most items one statement carries: a batch stays a statement of ordinary size. */
+export const MAX_BATCH = 64
 
 interface Waiting<A, B, E> {
   readonly item: A

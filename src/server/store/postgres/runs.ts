@@ -27,11 +27,8 @@ import {
   type RunRow,
   RunStore,
 } from "../runs.ts"
-import { batched } from "./batch.ts"
+import { batched, MAX_BATCH } from "./batch.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
-
-/** The most short runs stored by one statement (group commit, batch.ts). */
-const MAX_BATCH = 64
 
 const RunColumns = {
   id: Schema.String,

@@ -3,9 +3,11 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import { Namespace, type RegisterTool, ToolMode } from "../../api.ts"
 import { ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
+import { batched, MAX_BATCH } from "./batch.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
 const ToolRaw = Schema.Struct({
@@ -20,7 +22,7 @@ const ToolRaw = Schema.Struct({
   secret: Schema.String,
   previous_secret: Schema.optionalKey(Schema.NullOr(Schema.String)),
 })
-const All = Schema.Struct({ tools: Schema.Array(ToolRaw), namespaces: Schema.Array(Namespace) })
+const All = Schema.Struct({ tenant: Schema.String, tools: Schema.Array(ToolRaw), namespaces: Schema.Array(Namespace) })
 const Path = Schema.Struct({ path: Schema.String })
 const Secret = Schema.Struct({ secret: Schema.String })
 
@@ -98,20 +100,24 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
       return rows.length > 0
     })
 
-    const all = Effect.fn("ToolStore.all")(function* (tenant: string) {
-      // One round trip per run start: both lists as JSON arrays.
+    // One round trip per batch of run starts: each tenant's two lists as JSON arrays. The reads asked for while one
+    // is in flight go together in the next (batch.ts), each sent after it was asked for, so none misses a
+    // registration that was done before it.
+    const allOf = Effect.fn("ToolStore.all")(function* (tenants: ReadonlyArray<string>) {
       const rows = yield* decodeRows(All)(
         yield* sql`
-          SELECT
+          SELECT q.tenant,
             (SELECT coalesce(json_agg(to_jsonb(t) || jsonb_build_object('previous_secret',
                CASE WHEN t.previous_secret_until > now() THEN t.previous_secret END) ORDER BY t.path), '[]')
-               FROM tools t WHERE t.tenant = ${tenant}) AS tools,
+               FROM tools t WHERE t.tenant = q.tenant) AS tools,
             (SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
-               FROM namespaces n WHERE n.tenant = ${tenant}) AS namespaces`,
+               FROM namespaces n WHERE n.tenant = q.tenant) AS namespaces
+          FROM jsonb_array_elements_text(${pg.json([...new Set(tenants)])}) AS q(tenant)`,
       )
-      const row = rows[0]!
-      return { tools: row.tools.map(toRow), namespaces: row.namespaces }
+      const byTenant = new Map(rows.map((r) => [r.tenant, { tools: r.tools.map(toRow), namespaces: r.namespaces }]))
+      return tenants.map((tenant) => byTenant.get(tenant)!)
     })
+    const all = batched(yield* Scope.Scope, MAX_BATCH, (tenant: string) => Effect.map(allOf([tenant]), (r) => r[0]!), allOf)
 
     // Run starts, resumes and takeovers read the tools: a dropped connection should not fail them.
     return ToolStore.of(retrying({ put, remove, rotate, putNamespace, removeNamespace, all }))
