@@ -11,6 +11,8 @@
  *    VM to suspend (issue 5); until then the real figure is reported as n/a, and the same measurement is made
  *    with the scripted executor of the service tests (service + Postgres, no VM state) so the service's share is
  *    known.
+ *    On Postgres, the transactions its database committed per POST over those rounds (pg_stat_database): a
+ *    count the machine's load does not blur, which group commit (store/postgres/batch.ts) brings below one.
  * 3. The fixed costs (issue 20): start-up (spawn until the first `GET /health` answers 200), `POST /v1/runs
  *    "1 + 1"` latency p50/p99 at one connection, and a run with one webhook call (an answer at once), p50/p99.
  */
@@ -60,7 +62,7 @@ const hit = (url: string, method: string, body?: string): Promise<number> =>
   })
 
 /** Requests per second of `once` with CONNECTIONS concurrent loops for SECONDS. */
-const throughput = async (once: () => Promise<boolean>): Promise<{ rps: number; errors: number }> => {
+const throughput = async (once: () => Promise<boolean>): Promise<{ rps: number; done: number; errors: number }> => {
   let done = 0
   let errors = 0
   const until = performance.now() + SECONDS * 1000
@@ -73,21 +75,30 @@ const throughput = async (once: () => Promise<boolean>): Promise<{ rps: number; 
       }
     }),
   )
-  return { rps: done / ((performance.now() - started) / 1000), errors }
+  return { rps: done / ((performance.now() - started) / 1000), done, errors }
 }
 
-const adminSql = async (statement: string): Promise<void> => {
+const sqlOn = async (url: string, statement: string): Promise<ReadonlyArray<Record<string, unknown>>> => {
   const [{ Effect }, PgClient, { Redacted }] = await Promise.all([
     import("effect"),
     import("@effect/sql-pg/PgClient"),
     import("effect"),
   ])
-  await Effect.runPromise(
+  return await Effect.runPromise(
     Effect.gen(function* () {
       const sql = yield* PgClient.PgClient
-      yield* sql.unsafe(statement)
-    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(ADMIN_URL), maxConnections: 1, connectTimeout: "2 seconds" }))),
+      return yield* sql.unsafe<Record<string, unknown>>(statement)
+    }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1, connectTimeout: "2 seconds" }))),
   )
+}
+const adminSql = async (statement: string): Promise<void> => void (await sqlOn(ADMIN_URL, statement))
+
+/** Transactions the bench's database has ended, once the server's backends have reported them (up to a second). */
+const transactions = async (env: Record<string, string>): Promise<number | undefined> => {
+  if (!env["DATABASE_URL"]) return undefined
+  await new Promise((ok) => setTimeout(ok, 1500))
+  const [row] = await sqlOn(env["DATABASE_URL"], "SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()")
+  return Number(row?.["n"])
 }
 
 /** A database for the bench: a fresh one on the Postgres server, or undefined (embedded) when none answers. */
@@ -255,16 +266,22 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
     const health: Array<number> = []
     const execute: Array<number> = []
     let errors = 0
+    let posted = 0
+    const before = await transactions(db.env)
     for (let round = 0; round < ROUNDS; round++) {
       const h = await throughput(async () => (await hit(`${server.url}/health`, "GET")) === 200)
       const e = await throughput(async () => (await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) === 200)
       health.push(h.rps)
       execute.push(e.rps)
+      posted += e.done
       errors += h.errors + e.errors
     }
+    const after = await transactions(db.env)
     const [mh, me] = [median(health), median(execute)]
     console.log(`  GET /health                     ${mh.toFixed(0).padStart(7)} req/s`)
     console.log(`  POST /v1/runs "1 + 1"           ${me.toFixed(0).padStart(7)} req/s   ratio to /health ${(me / mh).toFixed(3)}${errors ? `  (${errors} errors)` : ""}`)
+    // The count includes the server's own background statements (lease renewal, the sweep), one or two a second.
+    if (before !== undefined && after !== undefined) console.log(`  transactions per POST           ${((after - before) / posted).toFixed(2).padStart(7)}`)
     const one = await sequential(RESUMES, async () => {
       if ((await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) !== 200) throw new Error("1 + 1 failed")
     })
