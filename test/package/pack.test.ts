@@ -5,7 +5,7 @@
  * with the run inspector's files.
  */
 import { execFile, spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -86,8 +86,7 @@ describe("the packed package", () => {
   }, SLOW)
 
   it("loads with require() from CommonJS", async () => {
-    // The default entry awaits its bundle (to turn on the compile cache first), which require() cannot load; the
-    // "require" condition hands CommonJS the bundle itself.
+    // The one entry turns on the compile cache and loads the library without awaiting, so require() loads it too.
     writeFileSync(
       join(project, "quick-start.cjs"),
       `const { CodeMode } = require("codemode")
@@ -100,6 +99,32 @@ Effect.runPromise(CodeMode.make({}).execute("return [1, 2].map((n) => n * 3)")).
     )
     const { stdout } = await node(["quick-start.cjs"])
     expect(JSON.parse(stdout)).toMatchObject({ result: { ok: true, value: [3, 6] }, client: "function" })
+  }, SLOW)
+
+  it("keeps a code cache of the library in Node's compile cache folder, written once and then read", async () => {
+    writeFileSync(join(project, "one-plus-one.mjs"), `import { CodeMode } from "codemode"
+import { Effect } from "effect"
+console.log(JSON.stringify(await Effect.runPromise(CodeMode.make({}).execute("1 + 1"))))
+`)
+    const cache = mkdtempSync(join(tmpdir(), "codemode-pack-cache-"))
+    const codeCache = () => {
+      const files = (readdirSync(cache, { recursive: true }) as Array<string>).filter((f) => /codemode-core-\w+\.bin$/.test(f))
+      expect(files).toHaveLength(1)
+      return statSync(join(cache, files[0]!))
+    }
+    try {
+      for (let start = 0; start < 2; start++) {
+        const { stdout } = await node(["one-plus-one.mjs"], { NODE_COMPILE_CACHE: cache })
+        expect(JSON.parse(stdout)).toMatchObject({ ok: true, value: 2 })
+      }
+      const written = codeCache()
+      // V8 accepted the cache: a start that finds none, or one it refuses, writes a new one when it exits.
+      await node(["one-plus-one.mjs"], { NODE_COMPILE_CACHE: cache })
+      expect(codeCache().mtimeMs).toBe(written.mtimeMs)
+      expect(written.size).toBeGreaterThan(100_000)
+    } finally {
+      rmSync(cache, { recursive: true, force: true })
+    }
   }, SLOW)
 
   it("type-checks and runs from TypeScript", async () => {
