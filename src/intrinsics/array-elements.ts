@@ -64,26 +64,6 @@ export function* GetIdx(O: JSObject, k: number): Task<Value> {
 /** A `call` request for a target known to be callable (what `Call` yields, without its extra generator). */
 export const callRequest = (f: JSObject, thisArg: Value, args: ReadonlyArray<Value>): EngineRequest => ({ kind: "call", f, thisArg, args })
 
-/**
- * The `call` request a loop makes once per element (map's callback, sort's comparator): one object for the whole
- * loop, given each call's new argument list by `with`. Engines act on a request when it is yielded and keep
- * nothing of it but its argument list.
- */
-export class CallbackRequest {
-  readonly kind = "call"
-  readonly f: JSObject
-  readonly thisArg: Value
-  args: ReadonlyArray<Value> = []
-  constructor(f: JSObject, thisArg: Value) {
-    this.f = f
-    this.thisArg = thisArg
-  }
-  with(args: ReadonlyArray<Value>): EngineRequest {
-    this.args = args
-    return this
-  }
-}
-
 /** Set(O, ! ToString(𝔽(k)), v, true) with a fast path for a dense array's existing element. */
 export function* SetIdx(O: JSObject, k: number, v: Value): Task<void> {
   if (O instanceof ArrayObject) {

@@ -48,10 +48,9 @@ import {
 } from "../runtime/operations.ts"
 import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
-import type { Task } from "../runtime/task.ts"
-import { EMPTY, SymbolValue, type Value, WellKnownSymbols } from "../runtime/value.ts"
+import { CallbackRequest, type Task } from "../runtime/task.ts"
+import { EMPTY, type Empty, SymbolValue, type Value, WellKnownSymbols } from "../runtime/value.ts"
 import {
-  CallbackRequest,
   callRequest,
   CreateIdx,
   DeleteIdx,
@@ -69,7 +68,8 @@ import {
   SLOW,
 } from "./array-elements.ts"
 import { Array_fromAsync } from "./array-from-async.ts"
-import { comparatorOrThrow, IndexedItems, SortList } from "./array-sort.ts"
+import { comparatorOrThrow, IndexedItems, SortList, undefinedLast } from "./array-sort.ts"
+import { SortSteps } from "./array-sort-steps.ts"
 import { closingOnThrow, CreateArrayIterator, requireCallback } from "./iterator.ts"
 
 const MAX_SAFE_INTEGER = 2 ** 53 - 1
@@ -195,7 +195,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
         PollInterrupt(realm)
         let v = peekIdx(items, k)
         v = v === SLOW ? yield* GetIdx(items, k) : v === EMPTY ? undefined : v
-        CreateIdx(A, k, call !== undefined ? yield call.with([v, k]) : v)
+        CreateIdx(A, k, call !== undefined ? yield call.with2(v, k) : v)
       }
       yield* SetLength(A, items.length)
       return A
@@ -203,7 +203,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
     if (typeof items === "string" && usingIterator === realm.intrinsic("%String.prototype.[Symbol.iterator]%") && builtinNext(realm, "%StringIteratorPrototype%")) {
       let k = 0
       for (const ch of items) {
-        CreateIdx(A, k, call !== undefined ? yield call.with([ch, k]) : ch)
+        CreateIdx(A, k, call !== undefined ? yield call.with2(ch, k) : ch)
         k++
       }
       yield* SetLength(A, k)
@@ -234,7 +234,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
     PollInterrupt(realm)
     let kValue = peekIdx(arrayLike, k)
     kValue = kValue === SLOW ? yield* GetIdx(arrayLike, k) : kValue === EMPTY ? undefined : kValue
-    CreateIdx(A, k, call !== undefined ? yield call.with([kValue, k]) : kValue)
+    CreateIdx(A, k, call !== undefined ? yield call.with2(kValue, k) : kValue)
   }
   yield* SetLength(A, len)
   return A
@@ -356,7 +356,7 @@ function* FindViaPredicate(
     const k = direction === "ascending" ? i : len - 1 - i
     let kValue = peekIdx(O, k)
     kValue = kValue === SLOW ? yield* GetIdx(O, k) : kValue === EMPTY ? undefined : kValue
-    const testResult = yield call.with([kValue, k, O])
+    const testResult = yield call.with3(kValue, k, O)
     if (ToBoolean(testResult)) return result === "value" ? kValue : k
   }
   return result === "value" ? undefined : -1
@@ -387,7 +387,7 @@ function* ArrayProto_forEach(realm: Realm, thisArg: Value, args: ReadonlyArray<V
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    yield call.with([kValue, k, O])
+    yield call.with3(kValue, k, O)
   }
   return undefined
 }
@@ -406,7 +406,7 @@ function* SomeEvery(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, me
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    if (ToBoolean(yield call.with([kValue, k, O])) === stopOn) return stopOn
+    if (ToBoolean(yield call.with3(kValue, k, O)) === stopOn) return stopOn
   }
   return !stopOn
 }
@@ -430,7 +430,7 @@ function* ArrayProto_map(realm: Realm, thisArg: Value, args: ReadonlyArray<Value
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    CreateIdx(A, k, yield call.with([kValue, k, O]))
+    CreateIdx(A, k, yield call.with3(kValue, k, O))
   }
   return A
 }
@@ -450,7 +450,7 @@ function* ArrayProto_filter(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
       k = nextPresentIndex(O, k + 1, len) - 1
       continue
     }
-    if (ToBoolean(yield call.with([kValue, k, O]))) CreateIdx(A, to++, kValue)
+    if (ToBoolean(yield call.with3(kValue, k, O))) CreateIdx(A, to++, kValue)
   }
   return A
 }
@@ -476,7 +476,7 @@ function* Reduce(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, metho
       continue
     }
     if (haveAccumulator) {
-      accumulator = yield call.with([accumulator, kValue, k, O])
+      accumulator = yield call.with4(accumulator, kValue, k, O)
     } else {
       // 8. Without an initial value, the first present element is the accumulator.
       accumulator = kValue
@@ -924,27 +924,81 @@ function* ArrayProto_splice(realm: Realm, thisArg: Value, args: ReadonlyArray<Va
 // Sorting (the algorithm is in array-sort.ts)
 
 // https://tc39.es/ecma262/#sec-array.prototype.sort
-function* ArrayProto_sort(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
+const ArrayProto_sort = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> => {
   const comparefn = comparatorOrThrow(args[0])
   const obj = toObject(realm, thisArg, "sort")
+  // A plain dense array with a comparator: its length and elements are read without running code, and the sort's
+  // state machine is the Task itself, with no generator around it for each comparison to pass through.
+  if (comparefn !== undefined && isPlainDense(obj)) {
+    const len = obj.length
+    const { items, undefinedCount } = presentElements(obj.elements, len, "skip-holes")
+    return new SortSteps(realm, items, comparefn, (sorted) => writeBack(realm, obj, len, undefinedLast(sorted, undefinedCount))) as unknown as Task<Value>
+  }
+  return SortIndexed(realm, obj, comparefn)
+}
+
+function* SortIndexed(realm: Realm, obj: JSObject, comparefn: JSObject | undefined): Task<Value> {
   const len = yield* LengthOfArrayLike(realm, obj)
   const sortedList = yield* SortList(realm, yield* IndexedItems(realm, obj, len, "skip-holes"), comparefn)
-  const itemCount = sortedList.length
-  // Write the sorted items back, then delete the rest to preserve the number of holes that were excluded.
-  // On a plain dense array no setter can be reached, so the writes go straight to storage.
-  const plain = isPlainDense(obj)
-  for (let j = 0; j < itemCount; j++) {
+  const end = writeBack(realm, obj, len, sortedList)
+  return end instanceof JSObject ? end : yield* end
+}
+
+/**
+ * Writes the sorted items back, then deletes the rest to preserve the number of holes that were excluded. On a
+ * plain dense array no setter can be reached, so the writes go straight to storage, without a Task.
+ */
+const writeBack = (realm: Realm, obj: JSObject, len: number, sorted: Value[]): JSObject | Task<Value> => {
+  if (!isPlainDense(obj)) return WriteBackTask(realm, obj, len, sorted, 0)
+  for (let j = 0; j < sorted.length; j++) {
     PollInterrupt(realm)
-    if (!(plain && (obj as ArrayObject).setOwnElement(j, sortedList[j]))) yield* SetIdx(obj, j, sortedList[j])
+    if (!obj.setOwnElement(j, sorted[j])) return WriteBackTask(realm, obj, len, sorted, j)
   }
-  DeleteRange(obj, itemCount, len)
+  DeleteRange(obj, sorted.length, len)
   return obj
 }
 
+function* WriteBackTask(realm: Realm, obj: JSObject, len: number, sorted: Value[], from: number): Task<Value> {
+  for (let j = from; j < sorted.length; j++) {
+    PollInterrupt(realm)
+    yield* SetIdx(obj, j, sorted[j])
+  }
+  DeleteRange(obj, sorted.length, len)
+  return obj
+}
+
+/**
+ * IndexedItems of a plain dense array (nothing inherited at an index, so a hole is missing), undefined set aside
+ * as SortList does.
+ */
+const presentElements = (els: ReadonlyArray<Value | Empty>, len: number, holes: "skip-holes" | "read-through-holes"): { items: Value[]; undefinedCount: number } => {
+  const items: Value[] = []
+  let undefinedCount = holes === "skip-holes" ? 0 : len - els.length
+  for (const v of els) {
+    if (v === undefined) undefinedCount++
+    else if (v !== EMPTY) items.push(v)
+    else if (holes === "read-through-holes") undefinedCount++
+  }
+  return { items, undefinedCount }
+}
+
 // https://tc39.es/ecma262/#sec-array.prototype.tosorted
-function* ArrayProto_toSorted(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
+const ArrayProto_toSorted = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> => {
   const comparefn = comparatorOrThrow(args[0])
   const O = toObject(realm, thisArg, "toSorted")
+  if (comparefn !== undefined && isPlainDense(O)) {
+    const A = ArrayCreate(realm, O.length)
+    checkArrayStorage(O.length)
+    const { items, undefinedCount } = presentElements(O.elements, O.length, "read-through-holes")
+    return new SortSteps(realm, items, comparefn, (sorted) => {
+      A.elements = undefinedLast(sorted, undefinedCount)
+      return A
+    }) as unknown as Task<Value>
+  }
+  return ToSorted(realm, O, comparefn)
+}
+
+function* ToSorted(realm: Realm, O: JSObject, comparefn: JSObject | undefined): Task<Value> {
   const len = yield* LengthOfArrayLike(realm, O)
   const A = ArrayCreate(realm, len)
   checkArrayStorage(len)

@@ -6,6 +6,7 @@
  * reach user code are plain functions. Use `yield*` to call a Task from a Task.
  */
 import type { JSObject } from "./object.ts"
+import { StepTask } from "./step-task.ts"
 import type { Value } from "./value.ts"
 
 export type EngineRequest =
@@ -26,6 +27,52 @@ export type EngineRequest =
 
 export type Task<T> = Generator<EngineRequest, T, Value>
 
+/**
+ * The `call` request a loop makes once per element (map's callback, sort's comparator): one object for the whole
+ * loop, given each call's arguments by `with2`/`with3`/`with4`. They are kept in one list reused by every call
+ * (`argv`, the first `argc` of it), which an engine that copies the arguments at once reads (the VM, into the
+ * callee's registers); `args` makes a new list of them for the others, which may keep it. Engines act on a request
+ * when it is yielded and keep nothing of it but `args`.
+ */
+export class CallbackRequest {
+  readonly kind = "call"
+  readonly f: JSObject
+  readonly thisArg: Value
+  readonly argv: Value[] = [undefined, undefined, undefined, undefined]
+  argc = 0
+  constructor(f: JSObject, thisArg: Value) {
+    this.f = f
+    this.thisArg = thisArg
+  }
+  get args(): ReadonlyArray<Value> {
+    return this.argv.slice(0, this.argc)
+  }
+  with2(a: Value, b: Value): EngineRequest {
+    const argv = this.argv
+    argv[0] = a
+    argv[1] = b
+    this.argc = 2
+    return this
+  }
+  with3(a: Value, b: Value, c: Value): EngineRequest {
+    const argv = this.argv
+    argv[0] = a
+    argv[1] = b
+    argv[2] = c
+    this.argc = 3
+    return this
+  }
+  with4(a: Value, b: Value, c: Value, d: Value): EngineRequest {
+    const argv = this.argv
+    argv[0] = a
+    argv[1] = b
+    argv[2] = c
+    argv[3] = d
+    this.argc = 4
+    return this
+  }
+}
+
 /** Runs a Task that is known not to call user code (all its requests are answered by `answer`). */
 export const runTask = <T>(task: Task<T>, answer: (req: EngineRequest) => Value): T => {
   let step = task.next()
@@ -35,6 +82,6 @@ export const runTask = <T>(task: Task<T>, answer: (req: EngineRequest) => Value)
 
 const GeneratorPrototype = Object.getPrototypeOf(function* () {}).prototype as object
 
-/** True when a native function's result is a Task to drive rather than a value. */
+/** True when a native function's result is a Task to drive rather than a value: a generator, or a StepTask. */
 export const isTask = (v: unknown): v is Task<Value> =>
-  typeof v === "object" && v !== null && Object.getPrototypeOf(Object.getPrototypeOf(v)) === GeneratorPrototype
+  typeof v === "object" && v !== null && (v instanceof StepTask || Object.getPrototypeOf(Object.getPrototypeOf(v)) === GeneratorPrototype)

@@ -38,7 +38,7 @@ import {
 import { JSObject } from "../runtime/object.ts"
 import { describeValue } from "../runtime/operations.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
-import { type EngineRequest, isTask, type Task } from "../runtime/task.ts"
+import { CallbackRequest, type EngineRequest, isTask, type Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
 import { Frame, FrameKind, newRegisters, type Slot } from "./frame.ts"
 import { runFrame } from "./interpreter.ts"
@@ -296,8 +296,12 @@ export class Machine {
     switch (req.kind) {
       case "call": {
         // A built-in calling back into the program (map, sort's comparator...): straight to a frame.
+        // A loop's request holds its arguments in a reused list: the frame copies them, so the list is not kept.
         const f = req.f
-        if (f instanceof ScriptFunction) return this.pushScript(f, req.thisArg, req.args, 0, req.args.length, undefined)
+        if (f instanceof ScriptFunction) {
+          if (req instanceof CallbackRequest) return this.pushScript(f, req.thisArg, req.argv, 0, req.argc, undefined)
+          return this.pushScript(f, req.thisArg, req.args, 0, req.args.length, undefined)
+        }
         return this.invoke(f, req.thisArg, req.args, undefined)
       }
       case "construct":
