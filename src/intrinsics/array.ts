@@ -32,8 +32,8 @@ import { defineAccessors, defineConstructor, defineMethods } from "../runtime/bu
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import { notIterableValue } from "../runtime/not-iterable.ts"
 import { IsStrictlyEqual, SameValueZero } from "../runtime/comparison.ts"
-import { ToBoolean, ToIntegerOrInfinity, ToObject, ToString, ToStringPrimitive } from "../runtime/conversions.ts"
-import { IsCallable, IsConstructor, type NativeFunction } from "../runtime/function-object.ts"
+import { LengthOfNumber, ToBoolean, ToIntegerOrInfinity, ToObject, ToString, ToStringPrimitive } from "../runtime/conversions.ts"
+import { IsCallable, IsConstructor, NativeFunction } from "../runtime/function-object.ts"
 import { DONE, GetIteratorFromMethod, IteratorStepValue } from "../runtime/iteration.ts"
 import { JSObject } from "../runtime/object.ts"
 import {
@@ -70,9 +70,12 @@ import {
 import { Array_fromAsync } from "./array-from-async.ts"
 import { comparatorOrThrow, IndexedItems, SortList, undefinedLast } from "./array-sort.ts"
 import { SortSteps } from "./array-sort-steps.ts"
+import { ElementLoop, type LoopKind } from "./array-loops.ts"
+import type { StepTask } from "../runtime/step-task.ts"
 import { closingOnThrow, CreateArrayIterator, requireCallback } from "./iterator.ts"
 
 const MAX_SAFE_INTEGER = 2 ** 53 - 1
+const ordinaryGet = JSObject.prototype.Get
 const MAX_ARRAY_LENGTH = 2 ** 32 - 1
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -175,7 +178,25 @@ function* Array_of(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Ta
 }
 
 // https://tc39.es/ecma262/#sec-array.from
-function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
+const Array_from = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> => {
+  // An array-like plain object (\`Array.from({ length: n }, f)\`) into an Array: GetMethod, the length and the
+  // new array run no code, so the walk is the whole Task.
+  const items = args[0]
+  const mapfn = args[1]
+  if (thisArg === realm.intrinsic("%Array%") && items instanceof JSObject && items.Get === ordinaryGet && items.lookup(WellKnownSymbols.iterator) === undefined) {
+    const length = items.lookup("length")
+    if (length === undefined || (!length.accessor && typeof length.value === "number")) {
+      const call = mapfn !== undefined ? new CallbackRequest(requireCallback(mapfn), args[2]) : undefined
+      const len = length === undefined ? 0 : LengthOfNumber(length.value as number)
+      const A = ArrayCreate(realm, len)
+      if (len > Caps.maxArrayStorage) checkArrayStorage(len)
+      return loopTask(new ElementLoop(realm, "from", items, len, call, { A }))
+    }
+  }
+  return ArrayFrom(realm, thisArg, args)
+}
+
+function* ArrayFrom(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const C = thisArg
   const items = args[0]
   const mapfn = args[1]
@@ -230,14 +251,7 @@ function* Array_from(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): 
   const len = yield* LengthOfArrayLike(realm, arrayLike)
   const A = IsConstructor(C) ? yield* Construct(C, [len]) : ArrayCreate(realm, len)
   if (A instanceof ArrayObject && len > Caps.maxArrayStorage) checkArrayStorage(len)
-  for (let k = 0; k < len; k++) {
-    PollInterrupt(realm)
-    let kValue = peekIdx(arrayLike, k)
-    kValue = kValue === SLOW ? yield* GetIdx(arrayLike, k) : kValue === EMPTY ? undefined : kValue
-    CreateIdx(A, k, call !== undefined ? yield call.with2(kValue, k) : kValue)
-  }
-  yield* SetLength(A, len)
-  return A
+  return yield* loopTask(new ElementLoop(realm, "from", arrayLike, len, call, { A }))
 }
 
 /**
@@ -339,159 +353,81 @@ function* ArrayProto_lastIndexOf(realm: Realm, thisArg: Value, args: ReadonlyArr
   return -1
 }
 
-/** find/findIndex/findLast/findLastIndex (https://tc39.es/ecma262/#sec-findviapredicate): holes read as undefined. */
-function* FindViaPredicate(
-  realm: Realm,
-  thisArg: Value,
-  args: ReadonlyArray<Value>,
-  method: string,
-  direction: "ascending" | "descending",
-  result: "value" | "index",
-): Task<Value> {
-  const O = toObject(realm, thisArg, method)
-  const len = yield* LengthOfArrayLike(realm, O)
-  const call = new CallbackRequest(requireCallback(args[0]), args[1])
-  for (let i = 0; i < len; i++) {
-    PollInterrupt(realm)
-    const k = direction === "ascending" ? i : len - 1 - i
-    let kValue = peekIdx(O, k)
-    kValue = kValue === SLOW ? yield* GetIdx(O, k) : kValue === EMPTY ? undefined : kValue
-    const testResult = yield call.with3(kValue, k, O)
-    if (ToBoolean(testResult)) return result === "value" ? kValue : k
-  }
-  return result === "value" ? undefined : -1
-}
-
 // https://tc39.es/ecma262/#sec-array.prototype.find
-const ArrayProto_find = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => FindViaPredicate(realm, t, a, "find", "ascending", "value")
+const ArrayProto_find = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "find", "find")
 // https://tc39.es/ecma262/#sec-array.prototype.findindex
-const ArrayProto_findIndex = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => FindViaPredicate(realm, t, a, "findIndex", "ascending", "index")
+const ArrayProto_findIndex = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "findIndex", "findIndex")
 // https://tc39.es/ecma262/#sec-array.prototype.findlast
-const ArrayProto_findLast = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => FindViaPredicate(realm, t, a, "findLast", "descending", "value")
+const ArrayProto_findLast = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "findLast", "find", true)
 // https://tc39.es/ecma262/#sec-array.prototype.findlastindex
-const ArrayProto_findLastIndex = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => FindViaPredicate(realm, t, a, "findLastIndex", "descending", "index")
+const ArrayProto_findLastIndex = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "findLastIndex", "findIndex", true)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Array.prototype: iteration with callbacks
 
-// https://tc39.es/ecma262/#sec-array.prototype.foreach
-function* ArrayProto_forEach(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const O = toObject(realm, thisArg, "forEach")
-  const len = yield* LengthOfArrayLike(realm, O)
-  const call = new CallbackRequest(requireCallback(args[0]), args[1])
-  for (let k = 0; k < len; k++) {
-    PollInterrupt(realm)
-    let kValue = peekIdx(O, k)
-    if (kValue === SLOW) kValue = yield* GetPresent(O, k)
-    if (kValue === EMPTY) {
-      k = nextPresentIndex(O, k + 1, len) - 1
-      continue
-    }
-    yield call.with3(kValue, k, O)
+/**
+ * A callback loop's Task (the loop is ElementLoop, array-loops.ts). On an array whose species is the built-in
+ * one, its set-up — the length, the callback check, the result array of map and filter — runs no code, and the
+ * loop itself is the Task; otherwise a generator does the set-up first.
+ */
+const callbackLoop = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, method: string, kind: LoopKind, descending = false): Task<Value> => {
+  const O = toObject(realm, thisArg, method)
+  if (O instanceof ArrayObject) {
+    const len = O.length
+    const call = loopCallback(args, kind)
+    const A = kind === "map" ? arraySpeciesCreateFast(realm, O, len) : kind === "filter" ? arraySpeciesCreateFast(realm, O, 0) : undefined
+    if (A !== null) return loopTask(new ElementLoop(realm, kind, O, len, call, { A, descending, initial: reduceInitial(args, len, kind) }))
   }
+  return CallbackLoopTask(realm, O, args, kind, descending)
+}
+
+function* CallbackLoopTask(realm: Realm, O: JSObject, args: ReadonlyArray<Value>, kind: LoopKind, descending: boolean): Task<Value> {
+  const len = yield* LengthOfArrayLike(realm, O)
+  const call = loopCallback(args, kind)
+  const A = kind === "map" ? yield* ArraySpeciesCreate(realm, O, len) : kind === "filter" ? yield* ArraySpeciesCreate(realm, O, 0) : undefined
+  return yield* loopTask(new ElementLoop(realm, kind, O, len, call, { A, descending, initial: reduceInitial(args, len, kind) }))
+}
+
+/** The callback (which must be callable) and its `this` (reduce has none). */
+const loopCallback = (args: ReadonlyArray<Value>, kind: LoopKind): CallbackRequest =>
+  new CallbackRequest(requireCallback(args[0]), kind === "reduce" ? undefined : args[1])
+
+/** reduce's initial value, if it is given; without one, an empty array is a TypeError. */
+const reduceInitial = (args: ReadonlyArray<Value>, len: number, kind: LoopKind): { readonly value: Value } | undefined => {
+  if (kind !== "reduce" || args.length >= 2) return kind === "reduce" ? { value: args[1] } : undefined
+  if (len === 0) throwTypeError("Reduce of empty array with no initial value")
   return undefined
 }
 
-/** some (stop on true) and every (stop on false). */
-function* SomeEvery(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, method: "some" | "every"): Task<Value> {
-  const O = toObject(realm, thisArg, method)
-  const len = yield* LengthOfArrayLike(realm, O)
-  const call = new CallbackRequest(requireCallback(args[0]), args[1])
-  const stopOn = method === "some"
-  for (let k = 0; k < len; k++) {
-    PollInterrupt(realm)
-    let kValue = peekIdx(O, k)
-    if (kValue === SLOW) kValue = yield* GetPresent(O, k)
-    if (kValue === EMPTY) {
-      k = nextPresentIndex(O, k + 1, len) - 1
-      continue
-    }
-    if (ToBoolean(yield call.with3(kValue, k, O)) === stopOn) return stopOn
-  }
-  return !stopOn
+/**
+ * ArraySpeciesCreate when it runs no code, else null: an array whose `constructor` is this realm's %Array% with its
+ * own @@species getter makes a plain array, as ArrayCreate.
+ */
+const arraySpeciesCreateFast = (realm: Realm, O: ArrayObject, length: number): JSObject | null => {
+  const ArrayCtor = realm.intrinsic("%Array%")
+  const C = O.lookup("constructor")
+  if (C === undefined || C.accessor || C.value !== ArrayCtor) return null
+  const species = ArrayCtor.lookup(WellKnownSymbols.species)
+  return species !== undefined && species.get instanceof NativeFunction && species.get.impl === Array_species ? ArrayCreate(realm, length) : null
 }
 
+/** The loop as the Task type engines drive (it has next and throw, as a generator does). */
+const loopTask = (loop: StepTask): Task<Value> => loop as unknown as Task<Value>
+
+// https://tc39.es/ecma262/#sec-array.prototype.foreach
+const ArrayProto_forEach = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "forEach", "forEach")
 // https://tc39.es/ecma262/#sec-array.prototype.some
-const ArrayProto_some = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => SomeEvery(realm, t, a, "some")
+const ArrayProto_some = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "some", "some")
 // https://tc39.es/ecma262/#sec-array.prototype.every
-const ArrayProto_every = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => SomeEvery(realm, t, a, "every")
-
+const ArrayProto_every = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "every", "every")
 // https://tc39.es/ecma262/#sec-array.prototype.map
-function* ArrayProto_map(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const O = toObject(realm, thisArg, "map")
-  const len = yield* LengthOfArrayLike(realm, O)
-  const call = new CallbackRequest(requireCallback(args[0]), args[1])
-  const A = yield* ArraySpeciesCreate(realm, O, len)
-  for (let k = 0; k < len; k++) {
-    PollInterrupt(realm)
-    let kValue = peekIdx(O, k)
-    if (kValue === SLOW) kValue = yield* GetPresent(O, k)
-    if (kValue === EMPTY) {
-      k = nextPresentIndex(O, k + 1, len) - 1
-      continue
-    }
-    CreateIdx(A, k, yield call.with3(kValue, k, O))
-  }
-  return A
-}
-
+const ArrayProto_map = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "map", "map")
 // https://tc39.es/ecma262/#sec-array.prototype.filter
-function* ArrayProto_filter(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
-  const O = toObject(realm, thisArg, "filter")
-  const len = yield* LengthOfArrayLike(realm, O)
-  const call = new CallbackRequest(requireCallback(args[0]), args[1])
-  const A = yield* ArraySpeciesCreate(realm, O, 0)
-  let to = 0
-  for (let k = 0; k < len; k++) {
-    PollInterrupt(realm)
-    let kValue = peekIdx(O, k)
-    if (kValue === SLOW) kValue = yield* GetPresent(O, k)
-    if (kValue === EMPTY) {
-      k = nextPresentIndex(O, k + 1, len) - 1
-      continue
-    }
-    if (ToBoolean(yield call.with3(kValue, k, O))) CreateIdx(A, to++, kValue)
-  }
-  return A
-}
-
-/** reduce and reduceRight (https://tc39.es/ecma262/#sec-array.prototype.reduce). */
-function* Reduce(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, method: string, right: boolean): Task<Value> {
-  const O = toObject(realm, thisArg, method)
-  const len = yield* LengthOfArrayLike(realm, O)
-  const call = new CallbackRequest(requireCallback(args[0]), undefined)
-  if (len === 0 && args.length < 2) return throwTypeError("Reduce of empty array with no initial value")
-  const step = right ? -1 : 1
-  /** The next index (in the walk's direction) at which an element may be present. */
-  const skip = (i: number): number => (right ? prevPresentIndex(O, i) : nextPresentIndex(O, i, len))
-  let k = right ? len - 1 : 0
-  let accumulator: Value = args[1]
-  let haveAccumulator = args.length >= 2
-  while (right ? k >= 0 : k < len) {
-    PollInterrupt(realm)
-    let kValue = peekIdx(O, k)
-    if (kValue === SLOW) kValue = yield* GetPresent(O, k)
-    if (kValue === EMPTY) {
-      k = skip(k + step)
-      continue
-    }
-    if (haveAccumulator) {
-      accumulator = yield call.with4(accumulator, kValue, k, O)
-    } else {
-      // 8. Without an initial value, the first present element is the accumulator.
-      accumulator = kValue
-      haveAccumulator = true
-    }
-    k += step
-  }
-  if (!haveAccumulator) return throwTypeError("Reduce of empty array with no initial value")
-  return accumulator
-}
-
+const ArrayProto_filter = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "filter", "filter")
 // https://tc39.es/ecma262/#sec-array.prototype.reduce
-const ArrayProto_reduce = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => Reduce(realm, t, a, "reduce", false)
+const ArrayProto_reduce = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "reduce", "reduce")
 // https://tc39.es/ecma262/#sec-array.prototype.reduceright
-const ArrayProto_reduceRight = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => Reduce(realm, t, a, "reduceRight", true)
+const ArrayProto_reduceRight = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "reduceRight", "reduce", true)
 
 // https://tc39.es/ecma262/#sec-flattenintoarray
 function* FlattenIntoArray(

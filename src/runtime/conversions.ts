@@ -157,7 +157,12 @@ export const IntegerOrInfinity = (n: number): number => {
 
 // https://tc39.es/ecma262/#sec-tolength
 export function* ToLength(realm: Realm, v: Value): Task<number> {
-  const len = yield* ToIntegerOrInfinity(realm, v)
+  return LengthOfNumber(yield* ToIntegerOrInfinity(realm, v))
+}
+
+/** ToLength of a number. */
+export const LengthOfNumber = (n: number): number => {
+  const len = IntegerOrInfinity(n)
   if (len <= 0) return 0
   return Math.min(len, Number.MAX_SAFE_INTEGER)
 }
