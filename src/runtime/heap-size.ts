@@ -13,10 +13,11 @@
  */
 
 /**
- * Fields that hold the program's code (bytecode, AST, scope analysis) or the process's template realm (a fork's
- * `template`, runtime/realm-fork.ts), not run data.
+ * Fields that hold the program's code (bytecode, AST, scope analysis), the process's template realm (a fork's
+ * `template`, runtime/realm-fork.ts) or the keys objects share with every run (a property store's `shape`,
+ * runtime/property-store.ts), not run data.
  */
-const STATIC_FIELDS = new Set(["code", "program", "ast", "analysis", "layout", "locate", "source", "node", "template"])
+const STATIC_FIELDS = new Set(["code", "program", "ast", "analysis", "layout", "locate", "source", "node", "template", "shape"])
 
 /*
  * Maps and Sets are read with the intrinsic methods: a subclass may override them (a fork's lazily copied property

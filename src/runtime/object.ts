@@ -1,6 +1,6 @@
 /**
  * The sandbox object: ordinary objects and their internal methods (ECMA-262 §10.1), the base of every exotic kind.
- * Own properties live in an insertion-ordered Map; `OwnPropertyKeys` puts array indices first in ascending order,
+ * Own properties live in an insertion-ordered PropertyStore (property-store.ts); `OwnPropertyKeys` puts array indices first in ascending order,
  * then strings, then symbols, as JavaScript requires. Exotic objects (arrays, string wrappers, typed arrays)
  * override the internal methods. Without Proxy, only [[Get]] and [[Set]] can reach user code (accessors), so only
  * they are Tasks; engines use `lookup` for their fast paths.
@@ -9,6 +9,7 @@ import { chargeMemory, Cost } from "./memory.ts"
 import { checkArrayStorage } from "./caps.ts"
 import { type Task } from "./task.ts"
 import { arrayIndexOf, IsAccessorDescriptor, IsDataDescriptor, IsGenericDescriptor, Property } from "./property.ts"
+import { ABSENT, type OwnProperties, PropertyStore } from "./property-store.ts"
 import type { PropertyDescriptor } from "./property.ts"
 import type { PropertyKey, Value } from "./value.ts"
 
@@ -31,8 +32,8 @@ export interface PrivateElement {
 export class JSObject {
   proto: JSObject | null
   extensible = true
-  /** Own properties. A twin in a realm fork starts with a stand-in that swaps in a real Map on first use (realm-fork.ts). */
-  properties: Map<PropertyKey, Property> = new Map()
+  /** Own properties. A twin in a realm fork starts with a stand-in that swaps in a real store on first use (realm-fork.ts). */
+  properties: OwnProperties = new PropertyStore()
   /** The spec's class-like tag ([[ErrorData]], [[BooleanData]]...) used by brand checks and Object.prototype.toString. */
   kind: string = "Object"
   privateElements: Map<PrivateName, PrivateElement> | undefined = undefined
@@ -75,9 +76,9 @@ export class JSObject {
     return true
   }
 
-  /** The live own property record, or undefined. Callers must not mutate it. */
+  /** The own property record, or undefined: live or a copy, so callers must not mutate it. */
   GetOwnProperty(P: PropertyKey): Property | undefined {
-    return this.properties.get(P)
+    return this.properties.peek(P)
   }
 
   // https://tc39.es/ecma262/#sec-ordinarydefineownproperty
@@ -203,6 +204,10 @@ export const ValidateAndApplyPropertyDescriptor = (
     if (!extensible) return false
     if (O === undefined) return true
     chargeMemory(Cost.property)
+    if (!IsAccessorDescriptor(Desc) && Desc.writable === true && Desc.enumerable === true && Desc.configurable === true) {
+      O.properties.add(P, Desc.value)
+      return true
+    }
     const prop = IsAccessorDescriptor(Desc)
       ? Property.accessorOf(Desc.get, Desc.set, Desc.enumerable ?? false, Desc.configurable ?? false)
       : Property.data(Desc.value, Desc.writable ?? false, Desc.enumerable ?? false, Desc.configurable ?? false)
@@ -237,6 +242,12 @@ export const ValidateAndApplyPropertyDescriptor = (
     return true
   }
   // Same kind: update the stored record in place (it may be a synthesized record for exotic storage; see ArrayObject).
+  const own = O.properties.read(P)
+  if (own !== ABSENT && !(own instanceof Property) && Desc.writable !== false && Desc.enumerable !== false && Desc.configurable !== false) {
+    // A plain slot stays plain while the property keeps its default attributes.
+    if ("value" in Desc) O.properties.write(P, Desc.value)
+    return true
+  }
   const target = O.properties.get(P) ?? current
   if ("value" in Desc) target.value = Desc.value
   if ("writable" in Desc) target.writable = Desc.writable!

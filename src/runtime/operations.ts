@@ -79,7 +79,7 @@ export const CreateDataProperty = (O: JSObject, P: PropertyKey, V: Value): boole
   // ValidateAndApplyPropertyDescriptor does for an absent key on an extensible object, without a descriptor object.
   if (O.extensible && O.DefineOwnProperty === ordinaryDefineOwnProperty && O.GetOwnProperty === ordinaryGetOwnProperty && !O.properties.has(P)) {
     chargeMemory(Cost.property)
-    O.properties.set(P, Property.data(V, true, true, true))
+    O.properties.add(P, V)
     return true
   }
   return O.DefineOwnProperty(P, { value: V, writable: true, enumerable: true, configurable: true })

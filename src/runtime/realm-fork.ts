@@ -19,10 +19,11 @@ import { NativeFunction } from "./function-object.ts"
 import { JSObject } from "./object.ts"
 import { PrimitiveWrapper } from "./primitive-wrapper.ts"
 import { Property } from "./property.ts"
+import { ABSENT, type Absent, type OwnProperties } from "./property-store.ts"
 import { Realm } from "./realm.ts"
-import type { PropertyKey } from "./value.ts"
+import type { PropertyKey, Value } from "./value.ts"
 
-type Properties = Map<PropertyKey, Property>
+type Properties = OwnProperties
 
 /** Builds the twin of template object `t` (own properties aside) with prototype `proto`; `twin` maps references. */
 export type Forker<T extends JSObject> = (t: T, proto: JSObject | null, twin: <V>(v: V) => V) => T
@@ -147,7 +148,7 @@ export class Fork {
     o.proto = this.twin(v.proto)
     o.extensible = v.extensible
     o.kind = v.kind
-    o.properties = new ForkedProperties(o, o.properties, entry.properties, this) as unknown as Properties
+    o.properties = new ForkedProperties(o, o.properties, entry.properties, this)
     this.realm.intrinsicNames.set(o, entry.name)
     return o as V
   }
@@ -159,19 +160,19 @@ export class Fork {
  * copied (values twinned) into the twin's own empty Map, which takes this stand-in's place on the object. Until
  * then a read copies just the property read, and a write keeps just the property written (a new key after the
  * template's, as a Map would order it): setting a run's globals and reading a few of them twins a handful of
- * objects, not every global constructor. A caller still holding the stand-in is served from the copy. It is not a
- * Map itself (that would cost a hash table per twin); code that must have one calls `materialize`.
+ * objects, not every global constructor. A caller still holding the stand-in is served from the copy. It holds no
+ * store itself (that would cost one per twin); code that must have one calls `materialize`.
  */
-export class ForkedProperties {
+export class ForkedProperties implements OwnProperties {
   private done = false
   private readonly owner: JSObject
   private readonly target: Properties
   private readonly source: Properties
   private readonly fork: Fork
   /** Template keys read or written before the full copy, with the fork's property (the one the full copy keeps). */
-  private copied: Properties | undefined = undefined
+  private copied: Map<PropertyKey, Property> | undefined = undefined
   /** Keys the template lacks, set before the full copy, in the order they were set. */
-  private added: Properties | undefined = undefined
+  private added: Map<PropertyKey, Property> | undefined = undefined
 
   constructor(owner: JSObject, target: Properties, source: Properties, fork: Fork) {
     this.owner = owner
@@ -185,8 +186,8 @@ export class ForkedProperties {
     return !this.done && this.copied === undefined && this.added === undefined
   }
 
-  /** The template object's property map this one copies. */
-  get template(): ReadonlyMap<PropertyKey, Property> {
+  /** The template object's properties this one copies. */
+  get template(): Properties {
     return this.source
   }
 
@@ -200,7 +201,7 @@ export class ForkedProperties {
    * (all of them once copied).
    */
   changes(): Iterable<[PropertyKey, Property]> {
-    if (this.done) return this.target
+    if (this.done) return this.target.entries()
     return [...(this.copied ?? []), ...(this.added ?? [])]
   }
 
@@ -223,7 +224,7 @@ export class ForkedProperties {
     const target = this.target
     if (this.done) return target
     const copied = this.copied
-    for (const [k, p] of this.source) target.set(k, copied?.get(k) ?? this.copy(p))
+    for (const k of this.source.keys()) target.set(k, copied?.get(k) ?? this.copy(this.source.peek(k)!))
     if (this.added !== undefined) for (const [k, p] of this.added) target.set(k, p)
     this.done = true
     this.copied = undefined
@@ -239,7 +240,7 @@ export class ForkedProperties {
     if (this.done) return this.target.get(k)
     const own = this.copied?.get(k) ?? this.added?.get(k)
     if (own !== undefined) return own
-    const p = this.source.get(k)
+    const p = this.source.peek(k)
     if (p === undefined) return undefined
     const copy = this.copy(p)
     ;(this.copied ??= new Map()).set(k, copy)
@@ -251,6 +252,18 @@ export class ForkedProperties {
     else (this.added ??= new Map()).set(k, p)
     return this
   }
+  peek(k: PropertyKey): Property | undefined {
+    return this.get(k)
+  }
+  read(k: PropertyKey): Value | Property | Absent {
+    return this.get(k) ?? ABSENT
+  }
+  write(k: PropertyKey, v: Value): void {
+    this.get(k)!.value = v
+  }
+  add(k: PropertyKey, v: Value): void {
+    this.set(k, Property.data(v))
+  }
   has(k: PropertyKey): boolean {
     if (this.done) return this.target.has(k)
     return this.source.has(k) || (this.added?.has(k) ?? false)
@@ -261,61 +274,48 @@ export class ForkedProperties {
   clear(): void {
     this.materialize().clear()
   }
-  forEach(f: (p: Property, k: PropertyKey, m: Map<PropertyKey, Property>) => void, thisArg?: unknown): void {
-    this.materialize().forEach(f, thisArg)
+  forEach(f: (p: Property, k: PropertyKey) => void): void {
+    this.materialize().forEach(f)
   }
-  keys(): MapIterator<PropertyKey> {
+  keys(): IterableIterator<PropertyKey> {
     // The keys alone need no copy while nothing was added: they are the template's, in its order. Sorting or
     // slicing any array asks whether a prototype has index keys, which copied all of Array.prototype and
     // Object.prototype (a twin per built-in method) in every run.
     return this.done || this.added !== undefined ? this.materialize().keys() : this.source.keys()
   }
-  values(): MapIterator<Property> {
+  values(): IterableIterator<Property> {
     return this.materialize().values()
   }
-  entries(): MapIterator<[PropertyKey, Property]> {
+  entries(): IterableIterator<[PropertyKey, Property]> {
     return this.materialize().entries()
   }
-  [Symbol.iterator](): MapIterator<[PropertyKey, Property]> {
+  [Symbol.iterator](): IterableIterator<[PropertyKey, Property]> {
     return this.materialize()[Symbol.iterator]()
   }
 }
 
-/** The property map a sealed template object is left with: any use of it is a bug that would leak across runs. */
-class PoisonedProperties extends Map<PropertyKey, Property> {
-  private static fail(): never {
-    throw new Error("codemode bug: a run reached an object of the template realm")
+/** The properties a sealed template object is left with: any use of them is a bug that would leak across runs. */
+const fail = (): never => {
+  throw new Error("codemode bug: a run reached an object of the template realm")
+}
+class PoisonedProperties implements OwnProperties {
+  get size(): never {
+    return fail()
   }
-  override get(): never {
-    return PoisonedProperties.fail()
-  }
-  override set(): never {
-    return PoisonedProperties.fail()
-  }
-  override has(): never {
-    return PoisonedProperties.fail()
-  }
-  override delete(): never {
-    return PoisonedProperties.fail()
-  }
-  override clear(): never {
-    return PoisonedProperties.fail()
-  }
-  override forEach(): never {
-    return PoisonedProperties.fail()
-  }
-  override keys(): never {
-    return PoisonedProperties.fail()
-  }
-  override values(): never {
-    return PoisonedProperties.fail()
-  }
-  override entries(): never {
-    return PoisonedProperties.fail()
-  }
-  override [Symbol.iterator](): never {
-    return PoisonedProperties.fail()
-  }
+  get = fail
+  peek = fail
+  read = fail
+  write = fail
+  add = fail
+  set = fail
+  has = fail
+  delete = fail
+  clear = fail
+  keys = fail
+  values = fail
+  entries = fail;
+  [Symbol.iterator] = fail
+  forEach = fail
 }
 
 const POISONED: Properties = new PoisonedProperties()

@@ -12,6 +12,7 @@ import type { ScriptFunction } from "./function-object.ts"
 import { JSObject } from "./object.ts"
 import { describeValue, GetV, keyText, PutValueOnBase } from "./operations.ts"
 import { arrayIndexOf, Property } from "./property.ts"
+import { ABSENT } from "./property-store.ts"
 import type { Realm } from "./realm.ts"
 import type { Task } from "./task.ts"
 import { EMPTY, type Empty, type PropertyKey, SymbolValue, type Value } from "./value.ts"
@@ -24,10 +25,18 @@ const ordinaryGet = JSObject.prototype.Get
 
 const ordinarySet = JSObject.prototype.Set
 
+const ordinaryGetOwnProperty = JSObject.prototype.GetOwnProperty
+
 /** OrdinaryGet up the chain without running anything; MISS at an accessor or an object with its own [[Get]]. */
 const lookupValue = (o: JSObject | null, key: PropertyKey): Value | Miss => {
   for (; o !== null; o = o.GetPrototypeOf()) {
     if (o.Get !== ordinaryGet) return MISS
+    if (o.GetOwnProperty === ordinaryGetOwnProperty) {
+      const s = o.properties.read(key)
+      if (s === ABSENT) continue
+      if (!(s instanceof Property)) return s
+      return s.accessor ? MISS : s.value
+    }
     const p = o.GetOwnProperty(key)
     if (p !== undefined) return p.accessor ? MISS : p.value
   }
@@ -54,11 +63,11 @@ export const getFast = (realm: Realm, base: Value, key: PropertyKey): Value | Mi
 /** [[Set]] of a plain writable data property (existing, or new on an extensible object); false: take the Task. */
 export const setFast = (base: Value, key: PropertyKey, v: Value): boolean => {
   if (!(base instanceof JSObject) || base.Set !== ordinarySet) return false
-  const own = base.properties.get(key)
-  if (own !== undefined) {
-    if (own.accessor || !own.writable) return false
+  const own = base.properties.read(key)
+  if (own !== ABSENT) {
+    if (own instanceof Property && (own.accessor || !own.writable)) return false
     if (base instanceof ArrayObject && arrayIndexOf(key) >= 0) return false
-    own.value = v
+    base.properties.write(key, v)
     return true
   }
   if (!base.extensible || key === "length" || base.GetOwnProperty(key) !== undefined) return false
@@ -71,7 +80,7 @@ export const setFast = (base: Value, key: PropertyKey, v: Value): boolean => {
       break
     }
   }
-  base.properties.set(key, Property.data(v, true, true, true))
+  base.properties.add(key, v)
   return true
 }
 

@@ -17,6 +17,7 @@
  * created from snapshot data: transient functions come from tables built into the package, looked up by id.
  */
 import { Property } from "../runtime/property.ts"
+import { PropertyStore } from "../runtime/property-store.ts"
 import { ForkedProperties } from "../runtime/realm-fork.ts"
 import { SnapshotError } from "./errors.ts"
 import { base64ToBytes, bytesToBase64, numberTag, taggedNumber } from "./json-scalars.ts"
@@ -185,10 +186,14 @@ export const encodeHeap = <Ctx>(
 
   const properties = (value: unknown): unknown[] => {
     const props = value instanceof ForkedProperties ? value.materialize() : value
-    if (!(props instanceof Map)) throw new SnapshotError("an object's properties are not a Map")
+    if (!(props instanceof PropertyStore)) throw new SnapshotError("an object's properties are not a PropertyStore")
     const out: unknown[] = []
-    for (const [key, p] of props as Map<unknown, Property>) {
-      if (!(p instanceof Property)) throw new SnapshotError("an object's property is not a Property record")
+    for (const key of props.keys()) {
+      const p = props.read(key)
+      if (!(p instanceof Property)) {
+        out.push(ref(key), WRITABLE | ENUMERABLE | CONFIGURABLE, ref(p))
+        continue
+      }
       const flags = (p.writable ? WRITABLE : 0) | (p.enumerable ? ENUMERABLE : 0) | (p.configurable ? CONFIGURABLE : 0)
       if (p.accessor) out.push(ref(key), flags | ACCESSOR, ref(p.get), ref(p.set))
       else out.push(ref(key), flags, ref(p.value))
@@ -373,15 +378,15 @@ export const decodeHeap = <Ctx>(
   }
 
   const checker = registry.checker()
-  const properties = (flat: unknown, where: string): Map<unknown, Property> => {
+  const properties = (flat: unknown, where: string): PropertyStore => {
     if (!Array.isArray(flat)) throw new SnapshotError(`${where}: properties are not a list`)
-    const out = new Map<unknown, Property>()
+    const out = new PropertyStore()
     for (let i = 0; i < flat.length; ) {
       const key = value(flat[i], where, " key", "")
       const flags = flat[i + 1]
       if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags > 15) throw new SnapshotError(`${where}: bad property flags`)
       if (typeof key !== "string" && !checker.isInstance(key, "SymbolValue")) throw new SnapshotError(`${where}: bad property key`)
-      if (out.has(key)) throw new SnapshotError(`${where}: duplicate property ${String(key)}`)
+      if (out.has(key as never)) throw new SnapshotError(`${where}: duplicate property ${String(key)}`)
       const w = (flags & WRITABLE) !== 0
       const e = (flags & ENUMERABLE) !== 0
       const c = (flags & CONFIGURABLE) !== 0
@@ -393,7 +398,7 @@ export const decodeHeap = <Ctx>(
         if ((get !== undefined && !checker.isInstance(get, "JSObject")) || (set !== undefined && !checker.isInstance(set, "JSObject"))) {
           throw new SnapshotError(`${where}: bad accessor`)
         }
-        out.set(key, Property.accessorOf(get as never, set as never, e, c))
+        out.set(key as never, Property.accessorOf(get as never, set as never, e, c))
         i += 4
       } else {
         if (i + 3 > flat.length) throw new SnapshotError(`${where}: truncated property`)
@@ -402,7 +407,8 @@ export const decodeHeap = <Ctx>(
           throw new SnapshotError(`${where}: a property holds something that is not a sandbox value`)
         }
         if (typeof v === "symbol") throw new SnapshotError(`${where}: a property holds a host symbol`)
-        out.set(key, Property.data(v as never, w, e, c))
+        if (w && e && c) out.add(key as never, v as never)
+        else out.set(key as never, Property.data(v as never, w, e, c))
         i += 3
       }
     }

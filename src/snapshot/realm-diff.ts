@@ -9,6 +9,7 @@
  * has its template object's.
  */
 import { Property } from "../runtime/property.ts"
+import { PropertyStore } from "../runtime/property-store.ts"
 import type { Realm } from "../runtime/realm.ts"
 import { NativeFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
@@ -86,6 +87,15 @@ const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Real
         eq(x.get, p.get, false) &&
         eq(x.set, p.set, false)
       )
+    }
+    if (x instanceof PropertyStore) {
+      // Compared as the Map they stand for: a plain slot equals a record with the default attributes.
+      const ys = y as PropertyStore
+      if (x.size !== ys.size) return false
+      const yk = [...ys.keys()]
+      let i = 0
+      for (const k of x.keys()) if (!eq(k, yk[i++], false) || !eq(x.peek(k), ys.peek(k), false)) return false
+      return true
     }
     if (x instanceof Map) {
       const ym = y as Map<unknown, unknown>

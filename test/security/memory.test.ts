@@ -107,8 +107,8 @@ describe("maxMemoryBytes on the VM", () => {
     const runtime = CodeMode.make({ tools: { pause }, engine: "vm", limits: { maxMemoryBytes: 16 * MB } })
     // ~10 MB alive when the run is suspended; another ~10 MB after the resume passes the budget only if the first
     // 10 MB are still counted.
-    const keep = `globalThis.keep = []; for (let i = 0; i < 4e4; i++) keep.push({ i })`
-    const code = `${keep}; await tools.pause({}); for (let i = 0; i < 4e4; i++) keep.push({ i }); return keep.length`
+    const keep = `globalThis.keep = []; for (let i = 0; i < 6e4; i++) keep.push({ i })`
+    const code = `${keep}; await tools.pause({}); for (let i = 0; i < 6e4; i++) keep.push({ i }); return keep.length`
     const suspended = await Effect.runPromise(
       Effect.gen(function* () {
         const program = runtime.program(code)

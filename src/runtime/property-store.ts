@@ -1,0 +1,265 @@
+/**
+ * An object's own properties, behind the Map surface the runtime has always used (get/set/has/delete, insertion
+ * ordered iteration), without a hash table and a record per property: programs build tens of thousands of small
+ * objects, and each one's Map and Property records were most of what the collector copied.
+ *
+ * Keys live in a Shape, shared by every object that gained the same string keys in the same order (a transition
+ * tree), and values in a plain array, one slot per key. A slot holds the value itself while the property is a
+ * writable, enumerable, configurable data property, and a Property record otherwise. `get` hands out a live
+ * record (callers may change it), so it turns a plain slot into a record first; the engines' fast paths read and
+ * write plain slots without that (`read`, `write`, `add`). After a delete, or past MAX_SHAPE_KEYS keys, a store
+ * keeps a real Map instead (dictionary mode), as deletes would otherwise fork the shape tree.
+ *
+ * Shapes hold keys only, never values, and are not part of the run state: snapshots save properties as before.
+ */
+import { Property } from "./property.ts"
+import type { PropertyKey, Value } from "./value.ts"
+
+/** A plain value stands for a writable, enumerable, configurable data property. */
+type Slot = Value | Property
+
+export const ABSENT: unique symbol = Symbol("absent")
+
+export type Absent = typeof ABSENT
+
+const MAX_SHAPE_KEYS = 32
+/**
+ * Slots an object gets with its first key, until objects starting with that key are seen to need more: an
+ * array grown by push from empty would reserve 17.
+ */
+const INITIAL_WIDTH = 4
+/** Keys up to this many are found by a scan; a longer shape builds an index. */
+const SCANNED_KEYS = 8
+/**
+ * The transition tree is shared by every run of the process. Programs that make up keys would grow it without
+ * end, so past this many shapes a new tree is started: the old one lives on only in the objects still using it.
+ */
+const MAX_SHARED_SHAPES = 20_000
+let sharedShapes = 0
+
+class Shape {
+  readonly keys: readonly PropertyKey[]
+  /** The one-key shape this one grew from: it keeps how many slots objects starting with that key came to need. */
+  readonly first: Shape
+  /** In a one-key shape: the slots to allocate for an object gaining its first key. */
+  width = INITIAL_WIDTH
+  private readonly shared: boolean
+  /** The first transition made from this shape, looked up without hashing: usually the only one. */
+  private nextKey: PropertyKey | undefined = undefined
+  private next: Shape | undefined = undefined
+  private transitions: Map<PropertyKey, Shape> | undefined = undefined
+  private index: Map<PropertyKey, number> | undefined = undefined
+
+  constructor(keys: readonly PropertyKey[], first: Shape | undefined, shared: boolean) {
+    this.keys = keys
+    this.first = first ?? this
+    this.shared = shared
+  }
+
+  indexOf(key: PropertyKey): number {
+    const keys = this.keys
+    if (keys.length <= SCANNED_KEYS) {
+      for (let i = 0; i < keys.length; i++) if (keys[i] === key) return i
+      return -1
+    }
+    if (this.index === undefined) {
+      this.index = new Map()
+      for (let i = 0; i < keys.length; i++) this.index.set(keys[i]!, i)
+    }
+    return this.index.get(key) ?? -1
+  }
+
+  /** The shape with `key` added last. Symbol keys are never shared: a symbol would outlive its run here. */
+  with(key: PropertyKey): Shape {
+    if (key === this.nextKey) return this.next!
+    const known = this.transitions?.get(key)
+    if (known !== undefined) return known
+    const share = this.shared && typeof key === "string"
+    const next = new Shape([...this.keys, key], this.keys.length === 0 ? undefined : this.first, share)
+    if (share) {
+      if (this.next === undefined) {
+        this.nextKey = key
+        this.next = next
+      } else (this.transitions ??= new Map()).set(key, next)
+      if (++sharedShapes === MAX_SHARED_SHAPES) {
+        sharedShapes = 0
+        emptyShape = new Shape([], undefined, true)
+      }
+    }
+    return next
+  }
+}
+
+let emptyShape = new Shape([], undefined, true)
+
+/**
+ * Slots holding a non-number first, so that storing a fraction does not turn them into an array of doubles (which
+ * a later object would turn back); the common width as a literal, which is cheapest to allocate.
+ */
+const newSlots = (n: number): Slot[] => {
+  if (n === INITIAL_WIDTH) return [undefined, undefined, undefined, undefined]
+  const slots = new Array<Slot>(n)
+  slots[0] = undefined
+  return slots
+}
+
+const recordOf = (s: Slot): Property => (s instanceof Property ? s : Property.data(s))
+
+/** What `JSObject.properties` holds: a PropertyStore, or a realm fork's stand-in for one (realm-fork.ts). */
+export interface OwnProperties {
+  readonly size: number
+  /** The live record of `key` (a plain slot becomes a record). */
+  get(key: PropertyKey): Property | undefined
+  /** The record of `key` without making one live: a plain slot's record is a copy. Nothing may change it. */
+  peek(key: PropertyKey): Property | undefined
+  /** `key`'s plain value or its record, or ABSENT. */
+  read(key: PropertyKey): Value | Property | Absent
+  /** Stores `v` in `key`, which is present and a writable data property. */
+  write(key: PropertyKey, v: Value): void
+  /** Adds `key`, which is absent, as a writable, enumerable, configurable data property. */
+  add(key: PropertyKey, v: Value): void
+  set(key: PropertyKey, p: Property): this
+  has(key: PropertyKey): boolean
+  delete(key: PropertyKey): boolean
+  clear(): void
+  keys(): IterableIterator<PropertyKey>
+  values(): IterableIterator<Property>
+  entries(): IterableIterator<[PropertyKey, Property]>
+  [Symbol.iterator](): IterableIterator<[PropertyKey, Property]>
+  forEach(f: (p: Property, key: PropertyKey) => void): void
+}
+
+export class PropertyStore implements OwnProperties {
+  private shape: Shape = emptyShape
+  private slots: Slot[] = []
+  private dict: Map<PropertyKey, Property> | undefined = undefined
+
+  get size(): number {
+    return this.dict === undefined ? this.shape.keys.length : this.dict.size
+  }
+
+  get(key: PropertyKey): Property | undefined {
+    if (this.dict !== undefined) return this.dict.get(key)
+    const i = this.shape.indexOf(key)
+    if (i < 0) return undefined
+    const s = this.slots[i]!
+    if (s instanceof Property) return s
+    const p = Property.data(s)
+    this.slots[i] = p
+    return p
+  }
+
+  peek(key: PropertyKey): Property | undefined {
+    if (this.dict !== undefined) return this.dict.get(key)
+    const i = this.shape.indexOf(key)
+    return i < 0 ? undefined : recordOf(this.slots[i]!)
+  }
+
+  read(key: PropertyKey): Value | Property | Absent {
+    if (this.dict !== undefined) return this.dict.get(key) ?? ABSENT
+    const i = this.shape.indexOf(key)
+    return i < 0 ? ABSENT : this.slots[i]!
+  }
+
+  write(key: PropertyKey, v: Value): void {
+    if (this.dict !== undefined) {
+      this.dict.get(key)!.value = v
+      return
+    }
+    const i = this.shape.indexOf(key)
+    const s = this.slots[i]
+    if (s instanceof Property) s.value = v
+    else this.slots[i] = v
+  }
+
+  add(key: PropertyKey, v: Value): void {
+    if (this.dict !== undefined) this.dict.set(key, Property.data(v))
+    else if (this.shape.keys.length >= MAX_SHAPE_KEYS) this.toDictionary().set(key, Property.data(v))
+    else this.append(key, v)
+  }
+
+  set(key: PropertyKey, p: Property): this {
+    if (this.dict !== undefined) {
+      this.dict.set(key, p)
+      return this
+    }
+    const i = this.shape.indexOf(key)
+    if (i >= 0) this.slots[i] = p
+    else if (this.shape.keys.length >= MAX_SHAPE_KEYS) this.toDictionary().set(key, p)
+    else this.append(key, p)
+    return this
+  }
+
+  private append(key: PropertyKey, s: Slot): void {
+    const i = this.shape.keys.length
+    this.shape = this.shape.with(key)
+    if (i === 0) this.slots = newSlots(this.shape.width)
+    else if (i === this.slots.length) {
+      const first = this.shape.first
+      if (first.width <= i) first.width = Math.min(i + 1, MAX_SHAPE_KEYS)
+    }
+    this.slots[i] = s
+  }
+
+  has(key: PropertyKey): boolean {
+    return this.dict !== undefined ? this.dict.has(key) : this.shape.indexOf(key) >= 0
+  }
+
+  delete(key: PropertyKey): boolean {
+    if (this.dict === undefined && this.shape.indexOf(key) < 0) return false
+    return this.toDictionary().delete(key)
+  }
+
+  clear(): void {
+    this.shape = emptyShape
+    this.slots = []
+    this.dict = undefined
+  }
+
+  /** The keys in insertion order, as they are now (keys added while iterating are not visited). */
+  keys(): IterableIterator<PropertyKey> {
+    return this.dict !== undefined ? this.dict.keys() : this.shape.keys.values()
+  }
+
+  values(): IterableIterator<Property> {
+    if (this.dict !== undefined) return this.dict.values()
+    return this.records().values()
+  }
+
+  entries(): IterableIterator<[PropertyKey, Property]> {
+    if (this.dict !== undefined) return this.dict.entries()
+    const records = this.records()
+    return this.shape.keys.map((k, i): [PropertyKey, Property] => [k, records[i]!]).values()
+  }
+
+  [Symbol.iterator](): IterableIterator<[PropertyKey, Property]> {
+    return this.entries()
+  }
+
+  forEach(f: (p: Property, key: PropertyKey) => void): void {
+    for (const [k, p] of this.entries()) f(p, k)
+  }
+
+  /** Every slot as a live record (iterating hands them out). */
+  private records(): Property[] {
+    const slots = this.slots
+    const n = this.shape.keys.length
+    const out: Property[] = new Array(n)
+    for (let i = 0; i < n; i++) {
+      const s = slots[i]!
+      out[i] = s instanceof Property ? s : (slots[i] = Property.data(s))
+    }
+    return out
+  }
+
+  private toDictionary(): Map<PropertyKey, Property> {
+    if (this.dict !== undefined) return this.dict
+    const records = this.records()
+    const dict = new Map<PropertyKey, Property>()
+    this.shape.keys.forEach((k, i) => dict.set(k, records[i]!))
+    this.dict = dict
+    this.shape = emptyShape
+    this.slots = []
+    return dict
+  }
+}
