@@ -18,6 +18,7 @@
  */
 import { Property } from "../runtime/property.ts"
 import { PropertyStore } from "../runtime/property-store.ts"
+import type { PropertyKey } from "../runtime/value.ts"
 import { ForkedProperties } from "../runtime/realm-fork.ts"
 import { SnapshotError } from "./errors.ts"
 import { base64ToBytes, bytesToBase64, numberTag, taggedNumber } from "./json-scalars.ts"
@@ -386,7 +387,8 @@ export const decodeHeap = <Ctx>(
       const flags = flat[i + 1]
       if (typeof flags !== "number" || !Number.isInteger(flags) || flags < 0 || flags > 15) throw new SnapshotError(`${where}: bad property flags`)
       if (typeof key !== "string" && !checker.isInstance(key, "SymbolValue")) throw new SnapshotError(`${where}: bad property key`)
-      if (out.has(key as never)) throw new SnapshotError(`${where}: duplicate property ${String(key)}`)
+      const k = key as PropertyKey
+      if (out.has(k)) throw new SnapshotError(`${where}: duplicate property ${String(key)}`)
       const w = (flags & WRITABLE) !== 0
       const e = (flags & ENUMERABLE) !== 0
       const c = (flags & CONFIGURABLE) !== 0
@@ -398,7 +400,7 @@ export const decodeHeap = <Ctx>(
         if ((get !== undefined && !checker.isInstance(get, "JSObject")) || (set !== undefined && !checker.isInstance(set, "JSObject"))) {
           throw new SnapshotError(`${where}: bad accessor`)
         }
-        out.set(key as never, Property.accessorOf(get as never, set as never, e, c))
+        out.set(k, Property.accessorOf(get as never, set as never, e, c))
         i += 4
       } else {
         if (i + 3 > flat.length) throw new SnapshotError(`${where}: truncated property`)
@@ -407,8 +409,8 @@ export const decodeHeap = <Ctx>(
           throw new SnapshotError(`${where}: a property holds something that is not a sandbox value`)
         }
         if (typeof v === "symbol") throw new SnapshotError(`${where}: a property holds a host symbol`)
-        if (w && e && c) out.add(key as never, v as never)
-        else out.set(key as never, Property.data(v as never, w, e, c))
+        if (w && e && c) out.add(k, v as never)
+        else out.set(k, Property.data(v as never, w, e, c))
         i += 3
       }
     }
