@@ -210,12 +210,16 @@ const gateWebhook = async (): Promise<{ url: string; seen: Set<string>; close: (
   }
 }
 
-/** Resume latencies (ms) of RESUMES runs suspended mid-call; undefined when the server cannot suspend. */
+/**
+ * Resume latencies (ms) of RESUMES runs suspended mid-call, and the transactions the database ended per resume
+ * (with the server's background statements); undefined when the server cannot suspend.
+ */
 const resumeLatencies = async (
   base: string,
   webhook: { seen: Set<string> },
   program: (i: number) => string,
-): Promise<Array<number> | undefined> => {
+  env: Record<string, string>,
+): Promise<{ times: Array<number>; transactions: number | undefined } | undefined> => {
   const ids: Array<string> = []
   for (let i = 0; i < RESUMES; i++) {
     const before = webhook.seen.size
@@ -236,14 +240,18 @@ const resumeLatencies = async (
     ids.push(created.body.id)
   }
   const times: Array<number> = []
+  const before = await transactions(env)
   for (const id of ids) {
     const started = performance.now()
     const resumed = await post(`${base}/v1/runs/${id}/resume`, { wait: true })
     times.push(performance.now() - started)
     if (resumed.body?.status !== "succeeded") throw new Error(`resume did not succeed: ${JSON.stringify(resumed.body)}`)
   }
-  return times
+  const after = await transactions(env)
+  return { times, transactions: before === undefined || after === undefined ? undefined : (after - before) / ids.length }
 }
+
+const perResume = (transactions: number | undefined) => (transactions === undefined ? "" : `   ${transactions.toFixed(2)} transactions per resume`)
 
 const main = async () => {
   const db = await database()
@@ -307,11 +315,11 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ description: "gate", input: {}, url: webhook.url, mode: "idempotent" }),
     })
-    const real = await resumeLatencies(server.url, webhook, (i) => `await tools.bench.gate({ i: ${i} }); return ${i}`)
+    const real = await resumeLatencies(server.url, webhook, (i) => `await tools.bench.gate({ i: ${i} }); return ${i}`, db.env)
     console.log(
       real === undefined
         ? "  resume latency (VM)             n/a: the VM cannot suspend yet (issue 5)"
-        : `  resume latency (VM)             ${latencies(real)}   (${real.length} resumes)`,
+        : `  resume latency (VM)             ${latencies(real.times)}   (${real.times.length} resumes)${perResume(real.transactions)}`,
     )
   } finally {
     await server.stop()
@@ -327,9 +335,10 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ description: "gate", input: {}, url: webhook.url, mode: "idempotent" }),
       })
-      const scripted = (await resumeLatencies(replica.url, webhook, (i) => Fake.script({ steps: [{ call: "bench.gate", input: { s: i } }], return: i })))!
+      const scripted = (await resumeLatencies(replica.url, webhook, (i) => Fake.script({ steps: [{ call: "bench.gate", input: { s: i } }], return: i }), db.env))!
       console.log(
-        `  resume latency (scripted)       p50 ${percentile(scripted, 50).toFixed(2)} ms   p99 ${percentile(scripted, 99).toFixed(2)} ms   (service + Postgres, no VM state)`,
+        `  resume latency (scripted)       p50 ${percentile(scripted.times, 50).toFixed(2)} ms   p99 ${percentile(scripted.times, 99).toFixed(2)} ms` +
+          `   (service + Postgres, no VM state)${perResume(scripted.transactions)}`,
       )
     } finally {
       await replica.close()
