@@ -24,7 +24,7 @@ import { storable } from "./json-guard.ts"
 import { hashKey } from "./keys.ts"
 import type { Metrics } from "./metrics.ts"
 import type { Notifications } from "./notifications.ts"
-import type { CallStore, JournalEntry } from "./store/calls.ts"
+import type { CallStore, JournalEntry, RecordedCalls } from "./store/calls.ts"
 import { sqlMessage } from "./store/errors.ts"
 import type { Registrations, ToolRow } from "./store/tools.ts"
 import type { Webhooks } from "./webhooks.ts"
@@ -34,6 +34,8 @@ export interface RunCalls {
   readonly runId: string
   /** The run continues an earlier incarnation: its calls may already be in the journal. */
   readonly replay: boolean
+  /** What of its journal the run's claim read already (a key it lacks is not recorded); undefined: none. */
+  readonly recorded: RecordedCalls | undefined
   /** A call that blocks suspending (a plain or idempotent call, a durable `start`) began or ended. */
   readonly busy: (delta: 1 | -1) => Effect.Effect<void>
   /** A started durable call began or stopped waiting for its completion. */
@@ -106,7 +108,8 @@ export const makeCalls = (deps: CallDeps) => {
   const replayed = (run: RunCalls, tool: ToolRow, key: string, input: unknown) =>
     Effect.gen(function* () {
       if (!run.replay) return undefined
-      const prior: JournalEntry | undefined = yield* store.journal(run.runId, key).pipe(Effect.orDie)
+      const known = run.recorded === undefined ? null : run.recorded.get(key)
+      const prior: JournalEntry | undefined = known !== null ? known : yield* store.journal(run.runId, key).pipe(Effect.orDie)
       if (prior === undefined) return undefined
       // The journal holds the input as Postgres could store it (json-guard.ts `storable`).
       if (prior.path !== tool.path || canonical(prior.input ?? null) !== canonical(storable(input ?? null))) {

@@ -29,6 +29,7 @@ import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { RowSeal } from "../row-seal.ts"
 import { ToolRegistry } from "../registry.ts"
+import type { RecordedCalls } from "../store/calls.ts"
 import { isTransient, sqlMessage } from "../store/errors.ts"
 import { type NewRun, RunStore, type RunRow } from "../store/runs.ts"
 import { Webhooks } from "../webhooks.ts"
@@ -46,7 +47,7 @@ export class Execution extends Context.Service<
   Execution,
   {
     /** Runs the program `make` builds for the row this replica now owns, in the background. */
-    readonly launch: (row: RunRow, replay: boolean, make: Make) => Effect.Effect<Saved>
+    readonly launch: (row: RunRow, replay: boolean, make: Make, recorded?: RecordedCalls) => Effect.Effect<Saved>
     /**
      * Runs a new run whose row is not written yet (`row` is what it will be): the id is reserved on this replica,
      * and the row written once needed. Undefined when a run with this id executes here already.
@@ -155,9 +156,10 @@ export class Execution extends Context.Service<
               ),
         )
 
-      const tracker = (run: Running, replay: boolean): RunCalls => ({
+      const tracker = (run: Running, replay: boolean, recorded: RecordedCalls | undefined): RunCalls => ({
         runId: run.id,
         replay,
+        recorded,
         busy: (delta) =>
           (delta === 1 ? recordFirst(run) : Effect.void).pipe(Effect.andThen(Effect.suspend(() => ((run.busy += delta), armIdle(run))))),
         waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
@@ -276,7 +278,13 @@ export class Execution extends Context.Service<
           ),
         )
 
-      const start = Effect.fnUntraced(function* (row: RunRow, replay: boolean, make: Make, unrecorded: Omit<NewRun, "leaseMs"> | undefined) {
+      const start = Effect.fnUntraced(function* (
+        row: RunRow,
+        replay: boolean,
+        make: Make,
+        unrecorded: Omit<NewRun, "leaseMs"> | undefined,
+        recorded: RecordedCalls | undefined,
+      ) {
         // Checked and reserved without yielding to another fiber in between: two requests for one id on this replica.
         if (unrecorded !== undefined && running.has(row.id)) return undefined
         const run: Running = {
@@ -308,7 +316,7 @@ export class Execution extends Context.Service<
         // Not interrupted halfway (the log flusher that may start it is interrupted when the run ends): a row
         // written but not noted here would make the run's end clash with itself.
         if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(recordOnce(run)))
-        run.program = yield* make(tracker(run, replay), (line, index) => void run.logs.push({ line, index })).pipe(
+        run.program = yield* make(tracker(run, replay, recorded), (line, index) => void run.logs.push({ line, index })).pipe(
           Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
         )
         yield* FiberMap.run(fibers, row.id, save(run, row), { startImmediately: true })
@@ -371,8 +379,8 @@ export class Execution extends Context.Service<
 
       return Execution.of({
         // Only an unrecorded launch can find its id taken here.
-        launch: (row, replay, make) => Effect.map(start(row, replay, make, undefined), (saved) => saved!),
-        launchUnrecorded: (row, unrecorded, make) => start(row, false, make, unrecorded),
+        launch: (row, replay, make, recorded) => Effect.map(start(row, replay, make, undefined, recorded), (saved) => saved!),
+        launchUnrecorded: (row, unrecorded, make) => start(row, false, make, unrecorded, undefined),
         saved: (id) => Effect.sync(() => (running.has(id) ? Deferred.await(running.get(id)!.saved) : undefined)),
         suspend,
         stop,

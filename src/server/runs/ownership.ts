@@ -22,7 +22,7 @@ import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { selected, ToolRegistry, type UnknownToolFilter } from "../registry.ts"
 import { type RowRefused, RowSeal } from "../row-seal.ts"
-import { CallStore } from "../store/calls.ts"
+import { CallStore, type RecordedCalls } from "../store/calls.ts"
 import { type NewRun, RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
 import type { Registrations } from "../store/tools.ts"
 import { Webhooks } from "../webhooks.ts"
@@ -85,9 +85,18 @@ export class Ownership extends Context.Service<
       const me = config.replicaId
 
       /** Launches on this replica the program `program` makes with the run's tools bound to their webhooks. */
-      const launch = (row: RunRow, replay: boolean, registrations: Registrations, program: (spec: Bound) => Effect.Effect<Program>) =>
-        execution.launch(row, replay, (run, onLog) =>
-          program({ runId: row.id, tools: calls.bindings(run, registrations), namespaces: registrations.namespaces, onLog }),
+      const launch = (
+        row: RunRow,
+        replay: boolean,
+        registrations: Registrations,
+        program: (spec: Bound) => Effect.Effect<Program>,
+        recorded?: RecordedCalls,
+      ) =>
+        execution.launch(
+          row,
+          replay,
+          (run, onLog) => program({ runId: row.id, tools: calls.bindings(run, registrations), namespaces: registrations.namespaces, onLog }),
+          recorded,
         )
 
       const start = (row: RunRow, registrations: Registrations) =>
@@ -127,27 +136,32 @@ export class Ownership extends Context.Service<
 
       /**
        * Continues a run from saved state (a suspend or a checkpoint), or from its code when it has none, once its
-       * row's seal (`seal`, as stored) matches its fields and that state.
+       * row's seal (`seal`, as stored) matches its fields and that state. `recorded`: its journal as its claim read it.
        */
-      const continueRun = (row: RunRow, state: Uint8Array | undefined, seal: string | null, everything?: Registrations) =>
+      const continueRun = (row: RunRow, state: Uint8Array | undefined, seal: string | null, everything?: Registrations, recorded?: RecordedCalls) =>
         rowSeal.check(row, state, seal).pipe(
-          Effect.matchEffect({ onFailure: (refused) => refuse(row, refused), onSuccess: () => continueSealed(row, state, everything) }),
+          Effect.matchEffect({ onFailure: (refused) => refuse(row, refused), onSuccess: () => continueSealed(row, state, everything, recorded) }),
         )
 
       /**
        * A fork never starts from its code, which would make again the calls it was forked to skip: without a state of
        * its own it fails, and a state this build cannot read is not replayed.
        */
-      const continueSealed = (row: RunRow, state: Uint8Array | undefined, everything: Registrations | undefined) =>
+      const continueSealed = (row: RunRow, state: Uint8Array | undefined, everything: Registrations | undefined, recorded: RecordedCalls | undefined) =>
         Effect.gen(function* () {
           const registrations = selected(everything ?? (yield* registry.all(row.tenant)), row.tools)
           const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
-          return yield* launch(row, true, registrations, (spec) =>
-            state !== undefined
-              ? executor.resume({ ...spec, state, replay }).pipe(unusable("The run's saved state cannot be resumed"))
-              : replay === undefined
-                ? Effect.succeed(failing(`Fork ${row.id} stopped before it saved a state of its own; fork its checkpoint again`))
-                : executor.program({ ...spec, ...replay }),
+          return yield* launch(
+            row,
+            true,
+            registrations,
+            (spec) =>
+              state !== undefined
+                ? executor.resume({ ...spec, state, replay }).pipe(unusable("The run's saved state cannot be resumed"))
+                : replay === undefined
+                  ? Effect.succeed(failing(`Fork ${row.id} stopped before it saved a state of its own; fork its checkpoint again`))
+                  : executor.program({ ...spec, ...replay }),
+            recorded,
           )
         })
 
@@ -158,7 +172,7 @@ export class Ownership extends Context.Service<
         if (claimed === undefined) return undefined
         metrics.resumed()
         yield* notifications.publish({ type: "changed", runId: id })
-        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, everything) }
+        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, everything, claimed.journal) }
       })
 
       const wake = (id: string): Effect.Effect<void> =>
@@ -168,7 +182,7 @@ export class Ownership extends Context.Service<
           if (claimed === undefined) return
           metrics.resumed()
           yield* notifications.publish({ type: "changed", runId: id })
-          yield* continueRun(claimed.row, claimed.snapshot, claimed.seal)
+          yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, undefined, claimed.journal)
         }).pipe(Effect.catch((e) => Effect.logWarning(`could not resume run ${id}`, e)))
 
       /** A run whose replica died: continued here, or failed when that is not safe. */

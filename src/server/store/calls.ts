@@ -23,6 +23,17 @@ export interface JournalEntry {
   readonly outcome: unknown
 }
 
+/**
+ * A run's journal as its claim read it, in the same round trip: every recorded key, with its entry while the call
+ * has not settled, null once it has (its outcome, which may be large, is read if the run asks for that key).
+ * While the run is claimed only its own replica changes these entries, but for a durable call's completion, which
+ * a replayed `start` treats as it treats a started call.
+ */
+export type RecordedCalls = ReadonlyMap<string, JournalEntry | null>
+
+/** A claim reads the journal of a run with at most this many calls; a run with more reads its calls one by one. */
+export const CLAIM_JOURNAL_KEYS = 256
+
 /** How a durable call may go silent before any replica fails it. */
 export interface DurableTiming {
   readonly timeoutMs: number | undefined

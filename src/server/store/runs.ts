@@ -10,6 +10,7 @@ import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
+import type { RecordedCalls } from "./calls.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
 /** A suspend or cancel request for the replica executing a run, and that replica's answer. */
@@ -71,6 +72,8 @@ export interface Claimed {
   readonly snapshot: Uint8Array
   /** The row's seal as stored (row-seal.ts): checked before the run executes. */
   readonly seal: string | null
+  /** Its journal, read with the claim; undefined when it has more than `CLAIM_JOURNAL_KEYS` calls. */
+  readonly journal: RecordedCalls | undefined
 }
 
 export interface NewRun {
@@ -149,8 +152,11 @@ export interface CancelledCall {
   readonly data: unknown
 }
 
-/** A running run whose owner stopped renewing its lease, now taken by this replica. */
-export interface TakenOver extends Claimed {
+/**
+ * A running run whose owner stopped renewing its lease, now taken by this replica. Its journal is read call by
+ * call: from a checkpoint, settled calls are replayed too, and those are the entries a claim does not carry.
+ */
+export interface TakenOver extends Omit<Claimed, "journal"> {
   /** The checkpoint to continue from; undefined when the run never saved one (it starts again from its code). */
   readonly checkpoint: Uint8Array | undefined
   readonly attempts: number

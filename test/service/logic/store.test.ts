@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { CallStore } from "../../../src/server/store/calls.ts"
+import { CallStore, CLAIM_JOURNAL_KEYS } from "../../../src/server/store/calls.ts"
 import { EventStore } from "../../../src/server/store/events.ts"
 import { IdempotencyStore } from "../../../src/server/store/idempotency.ts"
 import { KeyStore } from "../../../src/server/store/keys.ts"
@@ -189,6 +189,35 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a claim reads the run's journal with it: every key, the entries of calls not settled; none past the limit", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          yield* runs.insert(run)
+          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "plain", input: 1 })
+          yield* calls.settled(run.id, `${run.id}:1`, { ok: true, output: 1 })
+          yield* calls.started(run.id, { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: { n: 2 } })
+          yield* runs.suspend(run.id, "a", bytes("s"), null, START)
+          const claimed = yield* runs.claim("t", run.id, "b", 60_000)
+          assert.deepStrictEqual(
+            claimed?.journal,
+            new Map([
+              [`${run.id}:1`, null],
+              [`${run.id}:2`, { path: "slow.echo", mode: "idempotent", input: { n: 2 }, state: "queued", data: null, outcome: null }],
+            ]),
+          )
+
+          const crowded = newRun()
+          yield* runs.insert(crowded)
+          for (let n = 0; n <= CLAIM_JOURNAL_KEYS; n++) yield* calls.started(crowded.id, { key: `${crowded.id}:${n}`, path: "p.echo", mode: "plain", input: n })
+          yield* runs.suspend(crowded.id, "a", bytes("s"), null, START)
+          const full = yield* runs.claim("t", crowded.id, "b", 60_000)
+          assert.strictEqual(full?.row.owner, "b")
+          assert.strictEqual(full?.journal, undefined)
+        }),
+      )
+
       it.effect("an auto-suspended run wakes when a durable call it waits on completes, and is claimed once", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore
@@ -206,7 +235,9 @@ for (const [name, layer] of stores) {
           const again = yield* calls.complete({ tenant: "t", key }, { ok: true, output: 0 })
           assert.deepStrictEqual(again, { runId: run.id, key, outcome: { ok: true, output: 42 }, completed: false })
           assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
-          assert.strictEqual((yield* runs.claimWoken(run.id, "b", 60_000))?.row.owner, "b")
+          const woken = yield* runs.claimWoken(run.id, "b", 60_000)
+          assert.strictEqual(woken?.row.owner, "b")
+          assert.deepStrictEqual(woken?.journal, new Map([[key, null]]))
           assert.strictEqual(yield* runs.claimWoken(run.id, "c", 60_000), undefined)
           assert.deepStrictEqual(yield* calls.journal(run.id, key), {
             path: "jobs.run",

@@ -6,7 +6,7 @@ import type { PendingCall, SourceLocation } from "../../api.ts"
 import { type CallWhere, CallStore, type NewCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
-import { appendEvent, type CallRecord, callKey, jsonb, MemoryDatabase, type Tables } from "./database.ts"
+import { appendEvent, type CallRecord, callKey, journalEntry, jsonb, MemoryDatabase, type Tables } from "./database.ts"
 
 /** Postgres lists calls by `created_at, key`; statements are microseconds apart, so that is insertion order. */
 const inOrder = (calls: Iterable<CallRecord>) => [...calls].sort((a, b) => a.order - b.order)
@@ -114,9 +114,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
       journal: (runId, key) =>
         Effect.sync(() => {
           const c = find(runId, key)
-          return c === undefined
-            ? undefined
-            : { path: c.path, mode: c.mode, input: c.input, state: c.state, data: c.data ?? null, outcome: c.outcome ?? null }
+          return c === undefined ? undefined : journalEntry(c)
         }),
       unsafe: (runId) =>
         Effect.sync(() =>

@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import type { Limits, RunStatus, SourceLocation } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
+import type { JournalEntry } from "../calls.ts"
 import type { Control, ForkedFrom } from "../runs.ts"
 import type { ToolRow } from "../tools.ts"
 
@@ -58,6 +59,16 @@ export interface CallRecord {
   /** Insertion order: calls made at the same millisecond are listed as Postgres lists them (by key). */
   readonly order: number
 }
+
+/** A call as the journal answers it (`CallStore.journal`). */
+export const journalEntry = (c: CallRecord): JournalEntry => ({
+  path: c.path,
+  mode: c.mode,
+  input: c.input,
+  state: c.state,
+  data: c.data ?? null,
+  outcome: c.outcome ?? null,
+})
 
 export interface EventRecord {
   /** The event's number within its run (1, 2, 3 …). */

@@ -19,7 +19,8 @@ import {
   RunStore,
   withJournal,
 } from "../runs.ts"
-import { appendEvent, callKey, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
+import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../calls.ts"
+import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
 
 const toRow = (r: RunRecord, now: number): RunRow => ({
   id: r.id,
@@ -70,6 +71,17 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       return false
     }
 
+    /** The run's journal as a claim reads it (`Claimed.journal`). */
+    const journalOf = (runId: string): RecordedCalls | undefined => {
+      const journal = new Map<string, JournalEntry | null>()
+      for (const c of tables.calls.values()) {
+        if (c.runId !== runId) continue
+        if (journal.size === CLAIM_JOURNAL_KEYS) return undefined
+        journal.set(c.key, c.state === "settled" ? null : journalEntry(c))
+      }
+      return journal
+    }
+
     const claimIf = (r: RunRecord | undefined, owner: string, leaseMs: number, event: Record<string, unknown>) =>
       atomically((now) => {
         if (r === undefined || r.status !== "suspended") return undefined
@@ -80,7 +92,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         r.autoResume = false
         r.wake = false
         appendEvent(tables, r.id, "run.resumed", { owner, ...event }, now)
-        return { row: toRow(r, now), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal }
+        return { row: toRow(r, now), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal: journalOf(r.id) }
       })
 
     const newRecord = (run: Omit<NewRun, "leaseMs">, now: number): RunRecord => ({

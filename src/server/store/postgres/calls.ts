@@ -13,7 +13,7 @@ import { decodeRows, retrying, transactional } from "./shared.ts"
 
 const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState, location: Schema.NullOr(SourceLocation) })
 const Located = Schema.Struct({ run_id: Schema.String, key: Schema.String, location: SourceLocation })
-const Journal = Schema.Struct({
+export const Journal = Schema.Struct({
   path: Schema.String,
   mode: Schema.String,
   input: Schema.Unknown,

@@ -27,7 +27,9 @@ import {
   type RunRow,
   RunStore,
 } from "../runs.ts"
+import { CLAIM_JOURNAL_KEYS } from "../calls.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
+import { Journal } from "./calls.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
 const RunColumns = {
@@ -52,6 +54,7 @@ const RunColumns = {
 }
 const RunRaw = Schema.Struct(RunColumns)
 const WithSnapshot = Schema.Struct({ ...RunColumns, snapshot: Schema.NullOr(Schema.Uint8Array), seal: Schema.NullOr(Schema.String) })
+const ClaimedRaw = Schema.Struct({ ...WithSnapshot.fields, journal: Schema.NullOr(Schema.Record(Schema.String, Schema.NullOr(Journal))) })
 const Finished = Schema.Struct({ ...RunColumns, locations: Schema.NullOr(Schema.Record(Schema.String, SourceLocation)) })
 const Recovered = Schema.Struct({
   ...RunColumns,
@@ -349,10 +352,15 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             WHERE ${where}
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.resumed', ${json({ owner, ...event })} FROM r)
-          SELECT ${columns}, snapshot, seal FROM r`
-        const r = (yield* decodeRows(WithSnapshot)(raw))[0]
+          SELECT ${columns}, snapshot, seal,
+            (SELECT CASE WHEN count(*) <= ${CLAIM_JOURNAL_KEYS} THEN coalesce(jsonb_object_agg(j.key, CASE WHEN j.state = 'settled' THEN NULL
+                ELSE jsonb_build_object('path', j.path, 'mode', j.mode, 'input', j.input, 'state', j.state, 'data', j.data, 'outcome', j.outcome) END), '{}') END
+              FROM (SELECT key, path, mode, input, state, data, outcome FROM calls WHERE run_id = r.id LIMIT ${CLAIM_JOURNAL_KEYS + 1}) j) AS journal
+          FROM r`
+        const r = (yield* decodeRows(ClaimedRaw)(raw))[0]
         if (r === undefined) return undefined
-        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal }
+        const journal = r.journal === null ? undefined : new Map(Object.entries(r.journal))
+        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal }
       })
 
     const claim = Effect.fn("RunStore.claim")(function* (tenant: string, id: string, owner: string, leaseMs: number) {
