@@ -38,6 +38,7 @@ import {
 import { JSObject } from "../runtime/object.ts"
 import { describeValue } from "../runtime/operations.ts"
 import type { Realm, SourceLocation } from "../runtime/realm.ts"
+import { StepTask } from "../runtime/step-task.ts"
 import { CallbackRequest, type EngineRequest, isTask, type Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
 import { Frame, FrameKind, newRegisters, type Slot } from "./frame.ts"
@@ -178,6 +179,12 @@ export class Machine {
   private reenter(frame: Frame, f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number): void {
     this.checkDepth()
     this.spare = undefined
+    this.rerun(frame, f, thisArg, src, start, argc)
+    this.frames.push(frame)
+  }
+
+  /** Starts `frame` over as a new ordinary call of `f`, whose previous call it ran. */
+  private rerun(frame: Frame, f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number): void {
     const code = frame.code as CodeObject
     const regs = frame.regs
     const n = argc < code.paramCount ? argc : code.paramCount
@@ -189,7 +196,6 @@ export class Machine {
     frame.env = f.env as Frame["env"]
     frame.func = f
     frame.thisValue = OrdinaryCallBindThis(this.realm, f, thisArg)
-    this.frames.push(frame)
   }
 
   /** Pushes a native frame driving `task`; its result is delivered to the frame below (unless discarded). */
@@ -246,10 +252,51 @@ export class Machine {
    */
   returnToNative(v: Value): Frame | undefined {
     const frames = this.frames
-    this.returned(frames.pop() as Frame)
-    const native = frames[frames.length - 1] as Frame
+    const frame = frames[frames.length - 1] as Frame
+    const native = frames[frames.length - 2] as Frame
+    const task = native.task
+    if (task instanceof StepTask && frame.args === undefined) return this.nextCallback(frame, native, task, v)
+    frames.pop()
+    this.returned(frame)
     native.resumeValue = v
     this.stepNative(native)
+    return this.scriptOnTop()
+  }
+
+  /**
+   * returnToNative for a built-in's loop (StepTask, a callback per element or comparison): when its next request
+   * calls the function that just returned, that call runs in the returned frame without leaving the stack.
+   */
+  private nextCallback(frame: Frame, native: Frame, task: StepTask, v: Value): Frame | undefined {
+    const frames = this.frames
+    let r: IteratorResult<EngineRequest, Value>
+    try {
+      r = task.next(v)
+    } catch (e) {
+      frames.length -= 2
+      this.returned(frame)
+      this.throwInto(toThrowCompletion(this.realm, e))
+      return this.scriptOnTop()
+    }
+    if (r.done !== true) {
+      const req = r.value
+      this.steps--
+      if (req instanceof CallbackRequest && req.f === frame.func) {
+        this.rerun(frame, req.f as ScriptFunction, req.thisArg, req.argv, 0, req.argc)
+        return this.steps > 0 ? frame : undefined
+      }
+      frames.pop()
+      this.returned(frame)
+      try {
+        this.request(req)
+      } catch (e) {
+        native.resumeThrow = toThrowCompletion(this.realm, e)
+      }
+      return this.scriptOnTop()
+    }
+    frames.length -= 2
+    this.spare = undefined
+    if (!native.discardResult) this.deliver(r.value)
     return this.scriptOnTop()
   }
 
