@@ -36,6 +36,8 @@ const SCANNED_KEYS = 8
  */
 const MAX_SHARED_SHAPES = 20_000
 let sharedShapes = 0
+/** Longer keys are rare in real objects; bounding them bounds what the shared tree keeps (see `with`). */
+const MAX_SHARED_KEY_LENGTH = 64
 
 class Shape {
   readonly keys: readonly PropertyKey[]
@@ -69,12 +71,15 @@ class Shape {
     return this.index.get(key) ?? -1
   }
 
-  /** The shape with `key` added last. Symbol keys are never shared: a symbol would outlive its run here. */
+  /**
+   * The shape with `key` added last. Symbol keys and long string keys are never shared: the tree outlives the run,
+   * and would keep a symbol, or megabytes of made-up keys the run itself has long dropped, alive in the process.
+   */
   with(key: PropertyKey): Shape {
     if (key === this.nextKey) return this.next!
     const known = this.transitions?.get(key)
     if (known !== undefined) return known
-    const share = this.shared && typeof key === "string"
+    const share = this.shared && typeof key === "string" && key.length <= MAX_SHARED_KEY_LENGTH
     const next = new Shape([...this.keys, key], this.keys.length === 0 ? undefined : this.first, share)
     if (share) {
       if (this.next === undefined) {

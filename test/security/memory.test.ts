@@ -4,6 +4,8 @@
  * too); garbage a run drops is not held against it (on the VM, and on both engines between jobs); the count survives suspend/resume; invalid values are refused
  * at `make`.
  */
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { describe, expect, it } from "vitest"
 import { Deferred, Effect, Fiber, Schema } from "effect"
 import { CodeMode, Tool } from "../../src/index.ts"
@@ -13,6 +15,14 @@ import { ENGINES, makeFor } from "../host/engines.ts"
 const MB = 1024 * 1024
 const run = (engine: (typeof ENGINES)[number], code: string, maxMemoryBytes = 32 * MB) =>
   Effect.runPromise(makeFor(engine)({ limits: { maxMemoryBytes, timeoutMs: 20_000 } }).execute(code))
+
+/** The host's heap after a full collection (`gc` made callable for this process only). */
+setFlagsFromString("--expose-gc")
+const collect = runInNewContext("gc") as () => void
+const heapAfterGc = (): number => {
+  collect()
+  return process.memoryUsage().heapUsed
+}
 
 const expectMemoryFailure = (r: CodeMode.Result) => {
   expect(r.ok).toBe(false)
@@ -66,6 +76,15 @@ describe.each(ENGINES)("maxMemoryBytes on %s", (engine) => {
     // Every intermediate string charged as if flattened would be ~4 GB; they are dropped as the loop goes.
     const built = await run(engine, `function build() { let s = ""; for (let i = 0; i < 20000; i++) s += "0123456789"; return s } return build().length`)
     expect(built).toMatchObject({ ok: true, value: 200000 })
+  })
+
+  // Objects share their key lists (shapes) across runs: a run making up megabytes of keys, each dropped at once,
+  // must not leave them alive in the process after it ends (500 × 100 kB would be 50 MB).
+  it("leaves nothing of its made-up property keys in the process", async () => {
+    const before = heapAfterGc()
+    const r = await run(engine, `for (let i = 0; i < 500; i++) { const o = {}; o["k".repeat(1e5) + i] = i; await null } return 1`)
+    expect(r).toMatchObject({ ok: true, value: 1 })
+    expect(heapAfterGc() - before).toBeLessThan(20 * MB)
   })
 
   it("counts what callers hold in pending expressions while a loop drops garbage", async () => {
