@@ -134,6 +134,13 @@ export function runFrame(m: Machine, entry: Frame): void {
             pc = result ? pc + 3 : (bc[pc + 2] as number)
             break
           }
+          // \`r.qty > 0\`, \`r.price === 996\` as a value (a callback's result): the comparison in the same dispatch.
+          if (next >= Op.StrictEq && next <= Op.Ge && (typeof l === "number" || next <= Op.StrictNe)) {
+            regs[sp - 1] =
+              next === Op.StrictEq ? l === k : next === Op.StrictNe ? l !== k : next === Op.Lt ? (l as number) < k : next === Op.Gt ? (l as number) > k : next === Op.Le ? (l as number) <= k : (l as number) >= k
+            pc++
+            break
+          }
           regs[sp++] = k
           break
         }
