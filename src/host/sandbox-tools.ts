@@ -17,6 +17,7 @@ import { NativeFunction, type NativeImpl } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import { NewIntrinsicPromiseCapability, RejectPromise } from "../runtime/promise.ts"
 import { Property } from "../runtime/property.ts"
+import { ABSENT, type Absent } from "../runtime/property-store.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Task } from "../runtime/task.ts"
 import type { PropertyKey, Value } from "../runtime/value.ts"
@@ -52,8 +53,9 @@ export class NamespaceObject extends JSObject {
     this.toolsHost = host
     this.segments = segments
   }
-  override lookup(P: PropertyKey): Property | undefined {
-    return super.lookup(P) ?? standIn(this.toolsHost, this.segments, P)
+  override lookupSlot(P: PropertyKey): Value | Property | Absent {
+    const s = super.lookupSlot(P)
+    return s !== ABSENT ? s : (standIn(this.toolsHost, this.segments, P) ?? ABSENT)
   }
   // OrdinaryGet over `lookup` above; defined here so engines see an exotic [[Get]] and take it.
   override *Get(P: PropertyKey, Receiver: Value): Task<Value> {
@@ -72,8 +74,9 @@ export class ToolFunction extends NativeFunction {
     this.properties.set("length", Property.data(1, false, false, true))
     this.properties.set("name", Property.data(segments.at(-1) ?? TOOLS_GLOBAL, false, false, true))
   }
-  override lookup(P: PropertyKey): Property | undefined {
-    return super.lookup(P) ?? standIn(this.toolsHost, this.segments, P)
+  override lookupSlot(P: PropertyKey): Value | Property | Absent {
+    const s = super.lookupSlot(P)
+    return s !== ABSENT ? s : (standIn(this.toolsHost, this.segments, P) ?? ABSENT)
   }
   override *Get(P: PropertyKey, Receiver: Value): Task<Value> {
     return yield* super.Get(P, Receiver)

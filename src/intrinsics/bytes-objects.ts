@@ -20,6 +20,7 @@ import { Caps } from "../runtime/caps.ts"
 import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import { CanonicalNumericIndexString, ToBigInt, ToNumber, ToNumberPrimitive, PrimitiveToBigInt } from "../runtime/conversions.ts"
 import { JSObject, OrdinarySetWithOwnDescriptor, orderKeys } from "../runtime/object.ts"
+import { ABSENT, type Absent } from "../runtime/property-store.ts"
 import { IsAccessorDescriptor, Property } from "../runtime/property.ts"
 import type { PropertyDescriptor } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
@@ -264,9 +265,9 @@ export class TypedArrayObject extends JSObject {
   }
 
   /** The engines' read fast path: a canonical numeric key is answered here and never reaches the prototypes. */
-  override lookup(P: PropertyKey): Property | undefined {
-    if (typeof P === "string" && CanonicalNumericIndexString(P) !== undefined) return this.GetOwnProperty(P)
-    return super.lookup(P)
+  override lookupSlot(P: PropertyKey): Value | Property | Absent {
+    if (typeof P === "string" && CanonicalNumericIndexString(P) !== undefined) return this.GetOwnProperty(P) ?? ABSENT
+    return super.lookupSlot(P)
   }
 
   // https://tc39.es/ecma262/#sec-typedarray-hasproperty

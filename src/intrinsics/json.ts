@@ -13,7 +13,9 @@ import { PollInterrupt } from "../runtime/interrupt.ts"
 import { SandboxError, throwTypeError } from "../runtime/completion.ts"
 import { ToIntegerOrInfinity, ToNumber, ToString } from "../runtime/conversions.ts"
 import { IsCallable } from "../runtime/function-object.ts"
-import { JSObject } from "../runtime/object.ts"
+import { isOwnEnumerable, JSObject } from "../runtime/object.ts"
+import { ABSENT, slotValue } from "../runtime/property-store.ts"
+import { Property } from "../runtime/property.ts"
 import {
   Call,
   CreateArrayFromList,
@@ -384,9 +386,10 @@ interface SerializeState {
 
 /** A data property read without the engine; an accessor goes through [[Get]]. */
 function* getProperty(O: JSObject, key: PropertyKey): Task<Value> {
-  const p = O.lookup(key)
-  if (p === undefined) return undefined
-  if (!p.accessor) return p.value
+  const s = O.lookupSlot(key)
+  if (s === ABSENT) return undefined
+  if (!(s instanceof Property)) return s
+  if (!s.accessor) return s.value
   return yield* O.Get(key, O)
 }
 
@@ -538,13 +541,13 @@ const serializePlain = (state: SerializeState, key: string, holder: JSObject): s
   const element = els !== null && index < els.length ? els[index] : EMPTY
   if (element !== EMPTY) value = element as Value
   else {
-    const p = holder.lookup(key)
-    if (p !== undefined && p.accessor) return NOT_PLAIN
-    value = p?.value
+    const s = holder.lookupSlot(key)
+    if (s instanceof Property && s.accessor) return NOT_PLAIN
+    value = slotValue(s)
   }
   if (value instanceof JSObject) {
-    const toJSON = value.lookup("toJSON")
-    if (toJSON !== undefined && (toJSON.accessor || IsCallable(toJSON.value))) return NOT_PLAIN
+    const toJSON = value.lookupSlot("toJSON")
+    if (toJSON instanceof Property ? toJSON.accessor || IsCallable(toJSON.value) : toJSON !== ABSENT && IsCallable(toJSON)) return NOT_PLAIN
     if (value instanceof PrimitiveWrapper) return NOT_PLAIN
     if (value.kind === RAW_JSON) return (value.GetOwnProperty("rawJSON")?.value as string | undefined) ?? "null"
     if (value.isCallable()) return undefined
@@ -578,7 +581,7 @@ const serializePlainObject = (state: SerializeState, value: JSObject, key: strin
 const enumerableOwnKeys = (O: JSObject): string[] => {
   const keys: string[] = []
   for (const key of O.OwnPropertyKeys()) {
-    if (typeof key === "string" && O.GetOwnProperty(key)?.enumerable === true) keys.push(key)
+    if (typeof key === "string" && isOwnEnumerable(O, key)) keys.push(key)
   }
   return keys
 }

@@ -12,7 +12,7 @@ import { throwRangeError, throwTypeError } from "../runtime/completion.ts"
 import { ToNumber, ToObject, ToPropertyKey, ToUint32 } from "../runtime/conversions.ts"
 import { IsCallable } from "../runtime/function-object.ts"
 import { GetIterator, IteratorCloseOnThrow, IteratorStepValue, DONE } from "../runtime/iteration.ts"
-import { JSObject } from "../runtime/object.ts"
+import { isOwnEnumerable, JSObject } from "../runtime/object.ts"
 import {
   Call,
   CreateArrayFromList,
@@ -75,8 +75,7 @@ function* Object_assign(realm: Realm, _this: Value, args: ReadonlyArray<Value>):
     if (nextSource === undefined || nextSource === null) continue
     const from = ToObject(realm, nextSource)
     for (const nextKey of from.OwnPropertyKeys()) {
-      const desc = from.GetOwnProperty(nextKey)
-      if (desc === undefined || !desc.enumerable) continue
+      if (!isOwnEnumerable(from, nextKey)) continue
       const propValue = yield* from.Get(nextKey, from)
       yield* SetProperty(to, nextKey, propValue, true)
     }
@@ -137,8 +136,7 @@ const Object_keys = (realm: Realm, _this: Value, args: ReadonlyArray<Value>): Va
   const obj = ToObject(realm, args[0])
   const keys: Value[] = []
   for (const key of obj.OwnPropertyKeys()) {
-    if (typeof key !== "string") continue
-    if (obj.GetOwnProperty(key)?.enumerable === true) keys.push(key)
+    if (typeof key === "string" && isOwnEnumerable(obj, key)) keys.push(key)
   }
   return CreateArrayFromList(realm, keys)
 }

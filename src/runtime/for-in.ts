@@ -4,7 +4,9 @@
  * plain data.
  */
 import { ToObject } from "./conversions.ts"
-import type { JSObject } from "./object.ts"
+import { type JSObject, readOwn } from "./object.ts"
+import { ABSENT } from "./property-store.ts"
+import { Property } from "./property.ts"
 import type { Realm } from "./realm.ts"
 import type { PropertyKey, Value } from "./value.ts"
 
@@ -36,10 +38,10 @@ export const ForInNext = (it: ForInIterator): string | undefined => {
     while (it.index < it.keys.length) {
       const k = it.keys[it.index++] as PropertyKey
       if (typeof k !== "string" || it.visited.has(k)) continue
-      const desc = o.GetOwnProperty(k)
-      if (desc === undefined) continue
+      const s = readOwn(o, k)
+      if (s === ABSENT) continue
       it.visited.add(k)
-      if (desc.enumerable) return k
+      if (!(s instanceof Property) || s.enumerable) return k
     }
     it.object = o.GetPrototypeOf()
     it.index = -1

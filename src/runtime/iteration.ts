@@ -5,6 +5,8 @@
  */
 import { SandboxError, ThrowCompletion, throwTypeError } from "./completion.ts"
 import { JSObject } from "./object.ts"
+import { slotValue } from "./property-store.ts"
+import { Property } from "./property.ts"
 import { Call, CreateDataProperty, GetMethod, describeValue } from "./operations.ts"
 import { notIterableValue } from "./not-iterable.ts"
 import type { Realm } from "./realm.ts"
@@ -107,14 +109,14 @@ export const NOT_PLAIN: unique symbol = Symbol("not plain")
  * (or absent), whose reads no program can observe. NOT_PLAIN when either is an accessor (take the Task then).
  */
 export const plainResultValue = (record: IteratorRecord, result: JSObject): Value | typeof DONE | typeof NOT_PLAIN => {
-  const d = result.lookup("done")
-  const v = result.lookup("value")
-  if ((d !== undefined && d.accessor) || (v !== undefined && v.accessor)) return NOT_PLAIN
-  if (d !== undefined && ToBoolean(d.value)) {
+  const d = result.lookupSlot("done")
+  const v = result.lookupSlot("value")
+  if ((d instanceof Property && d.accessor) || (v instanceof Property && v.accessor)) return NOT_PLAIN
+  if (ToBoolean(slotValue(d))) {
     record.done = true
     return DONE
   }
-  return v === undefined ? undefined : v.value
+  return slotValue(v)
 }
 
 /**

@@ -9,7 +9,7 @@ import { chargeMemory, Cost } from "./memory.ts"
 import { checkArrayStorage } from "./caps.ts"
 import { type Task } from "./task.ts"
 import { arrayIndexOf, IsAccessorDescriptor, IsDataDescriptor, IsGenericDescriptor, Property } from "./property.ts"
-import { ABSENT, type OwnProperties, PropertyStore } from "./property-store.ts"
+import { ABSENT, type Absent, type OwnProperties, PropertyStore } from "./property-store.ts"
 import type { PropertyDescriptor } from "./property.ts"
 import type { PropertyKey, Value } from "./value.ts"
 
@@ -89,27 +89,37 @@ export class JSObject {
   // https://tc39.es/ecma262/#sec-ordinaryhasproperty
   HasProperty(P: PropertyKey): boolean {
     for (let o: JSObject | null = this; o !== null; o = o.GetPrototypeOf()) {
-      if (o.GetOwnProperty(P) !== undefined) return true
+      if (readOwn(o, P) !== ABSENT) return true
     }
     return false
   }
 
-  /** Finds P on this object or its prototype chain, without running anything. */
-  lookup(P: PropertyKey): Property | undefined {
+  /**
+   * Finds P on this object or its prototype chain, without running anything: its plain value or its record (as
+   * readOwn), or ABSENT. Exotic objects whose reads differ from that walk override this, not `lookup`.
+   */
+  lookupSlot(P: PropertyKey): Value | Property | Absent {
     for (let o: JSObject | null = this; o !== null; o = o.GetPrototypeOf()) {
-      const p = o.GetOwnProperty(P)
-      if (p !== undefined) return p
+      const s = readOwn(o, P)
+      if (s !== ABSENT) return s
     }
-    return undefined
+    return ABSENT
+  }
+
+  /** `lookupSlot` as a record (a copy for a plain value: callers must not mutate it). */
+  lookup(P: PropertyKey): Property | undefined {
+    const s = this.lookupSlot(P)
+    return s === ABSENT ? undefined : s instanceof Property ? s : Property.data(s)
   }
 
   // https://tc39.es/ecma262/#sec-ordinaryget
   *Get(P: PropertyKey, Receiver: Value): Task<Value> {
-    const desc = this.lookup(P)
-    if (desc === undefined) return undefined
-    if (!desc.accessor) return desc.value
-    if (desc.get === undefined) return undefined
-    return yield { kind: "call", f: desc.get, thisArg: Receiver, args: [] }
+    const s = this.lookupSlot(P)
+    if (s === ABSENT) return undefined
+    if (!(s instanceof Property)) return s
+    if (!s.accessor) return s.value
+    if (s.get === undefined) return undefined
+    return yield { kind: "call", f: s.get, thisArg: Receiver, args: [] }
   }
 
   // https://tc39.es/ecma262/#sec-ordinaryset
@@ -132,6 +142,21 @@ export class JSObject {
   OwnPropertyKeys(): PropertyKey[] {
     return orderKeys(this.properties.keys())
   }
+}
+
+const ordinaryGetOwnProperty = JSObject.prototype.GetOwnProperty
+
+/**
+ * O's own P as its plain value (a writable, enumerable, configurable data property) or its record, or ABSENT:
+ * GetOwnProperty without the record an ordinary object would make for a plain value on every read.
+ */
+export const readOwn = (O: JSObject, P: PropertyKey): Value | Property | Absent =>
+  O.GetOwnProperty === ordinaryGetOwnProperty ? O.properties.read(P) : (O.GetOwnProperty(P) ?? ABSENT)
+
+/** Whether O has an own enumerable P (the test of EnumerableOwnProperties, Object.assign, spread). */
+export const isOwnEnumerable = (O: JSObject, P: PropertyKey): boolean => {
+  const s = readOwn(O, P)
+  return s !== ABSENT && (!(s instanceof Property) || s.enumerable)
 }
 
 /** Array indices ascending, then strings in creation order, then symbols in creation order. */

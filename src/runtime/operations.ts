@@ -10,8 +10,9 @@ import { PollInterrupt } from "./interrupt.ts"
 import { chargeMemory, Cost } from "./memory.ts"
 import { PrototypeForPrimitive, ToLength, ToPropertyKey } from "./conversions.ts"
 import { BoundFunction, IsCallable, IsConstructor } from "./function-object.ts"
-import { JSObject } from "./object.ts"
+import { isOwnEnumerable, JSObject, readOwn } from "./object.ts"
 import { arrayIndexOf, Property } from "./property.ts"
+import { ABSENT } from "./property-store.ts"
 import type { PropertyDescriptor } from "./property.ts"
 import type { Realm } from "./realm.ts"
 import type { Task } from "./task.ts"
@@ -113,7 +114,7 @@ export function* GetMethod(realm: Realm, V: Value, P: PropertyKey): Task<JSObjec
 }
 
 export const HasProperty = (O: JSObject, P: PropertyKey): boolean => O.HasProperty(P)
-export const HasOwnProperty = (O: JSObject, P: PropertyKey): boolean => O.GetOwnProperty(P) !== undefined
+export const HasOwnProperty = (O: JSObject, P: PropertyKey): boolean => readOwn(O, P) !== ABSENT
 
 // https://tc39.es/ecma262/#sec-call
 export function* Call(F: Value, V: Value, args: ReadonlyArray<Value> = []): Task<Value> {
@@ -252,9 +253,7 @@ export function* OrdinaryCreateFromConstructor(realm: Realm, constructor: JSObje
 export function* EnumerableOwnProperties(realm: Realm, O: JSObject, kind: "key" | "value" | "key+value"): Task<Value[]> {
   const results: Value[] = []
   for (const key of O.OwnPropertyKeys()) {
-    if (typeof key !== "string") continue
-    const desc = O.GetOwnProperty(key)
-    if (desc === undefined || !desc.enumerable) continue
+    if (typeof key !== "string" || !isOwnEnumerable(O, key)) continue
     if (kind === "key") {
       results.push(key)
       continue
@@ -280,9 +279,7 @@ export function* CopyDataProperties(realm: Realm, target: JSObject, source: Valu
   if (!(source instanceof JSObject)) return
   for (const key of source.OwnPropertyKeys()) {
     PollInterrupt(realm)
-    if (excluded.includes(key)) continue
-    const desc = source.GetOwnProperty(key)
-    if (desc === undefined || !desc.enumerable) continue
+    if (excluded.includes(key) || !isOwnEnumerable(source, key)) continue
     CreateDataProperty(target, key, yield* source.Get(key, source))
   }
 }

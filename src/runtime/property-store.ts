@@ -108,6 +108,9 @@ const newSlots = (n: number): Slot[] => {
   return slots
 }
 
+/** The value a looked-up slot holds, undefined when absent (an accessor's record holds none: rule those out first). */
+export const slotValue = (s: Value | Property | Absent): Value => (s === ABSENT ? undefined : s instanceof Property ? s.value : s)
+
 const recordOf = (s: Slot): Property => (s instanceof Property ? s : Property.data(s))
 
 /** What `JSObject.properties` holds: a PropertyStore, or a realm fork's stand-in for one (realm-fork.ts). */

@@ -9,7 +9,7 @@ import { ArrayObject } from "./array-object.ts"
 import { throwReferenceError, throwTypeError } from "./completion.ts"
 import { PrototypeForPrimitive, ToPropertyKey } from "./conversions.ts"
 import type { ScriptFunction } from "./function-object.ts"
-import { JSObject } from "./object.ts"
+import { JSObject, readOwn } from "./object.ts"
 import { describeValue, GetV, keyText, PutValueOnBase } from "./operations.ts"
 import { arrayIndexOf, Property } from "./property.ts"
 import { ABSENT } from "./property-store.ts"
@@ -25,20 +25,14 @@ const ordinaryGet = JSObject.prototype.Get
 
 const ordinarySet = JSObject.prototype.Set
 
-const ordinaryGetOwnProperty = JSObject.prototype.GetOwnProperty
-
 /** OrdinaryGet up the chain without running anything; MISS at an accessor or an object with its own [[Get]]. */
 const lookupValue = (o: JSObject | null, key: PropertyKey): Value | Miss => {
   for (; o !== null; o = o.GetPrototypeOf()) {
     if (o.Get !== ordinaryGet) return MISS
-    if (o.GetOwnProperty === ordinaryGetOwnProperty) {
-      const s = o.properties.read(key)
-      if (s === ABSENT) continue
-      if (!(s instanceof Property)) return s
-      return s.accessor ? MISS : s.value
-    }
-    const p = o.GetOwnProperty(key)
-    if (p !== undefined) return p.accessor ? MISS : p.value
+    const s = readOwn(o, key)
+    if (s === ABSENT) continue
+    if (!(s instanceof Property)) return s
+    return s.accessor ? MISS : s.value
   }
   return undefined
 }
@@ -74,9 +68,9 @@ export const setFast = (base: Value, key: PropertyKey, v: Value): boolean => {
   if ((base instanceof ArrayObject || base.kind === "String") && arrayIndexOf(key) >= 0) return false
   for (let o = base.GetPrototypeOf(); o !== null; o = o.GetPrototypeOf()) {
     if (o.Set !== ordinarySet) return false
-    const p = o.GetOwnProperty(key)
-    if (p !== undefined) {
-      if (p.accessor || !p.writable) return false
+    const p = readOwn(o, key)
+    if (p !== ABSENT) {
+      if (p instanceof Property && (p.accessor || !p.writable)) return false
       break
     }
   }
