@@ -71,7 +71,6 @@ import { Array_fromAsync } from "./array-from-async.ts"
 import { comparatorOrThrow, IndexedItems, SortList, undefinedLast } from "./array-sort.ts"
 import { SortSteps } from "./array-sort-steps.ts"
 import { ElementLoop, type LoopKind } from "./array-loops.ts"
-import type { StepTask } from "../runtime/step-task.ts"
 import { closingOnThrow, CreateArrayIterator, requireCallback } from "./iterator.ts"
 
 const MAX_SAFE_INTEGER = 2 ** 53 - 1
@@ -190,7 +189,7 @@ const Array_from = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): T
       const len = length === undefined ? 0 : LengthOfNumber(length.value as number)
       const A = ArrayCreate(realm, len)
       if (len > Caps.maxArrayStorage) checkArrayStorage(len)
-      return loopTask(new ElementLoop(realm, "from", items, len, call, { A }))
+      return new ElementLoop(realm, "from", items, len, call, { A }).task
     }
   }
   return ArrayFrom(realm, thisArg, args)
@@ -251,7 +250,7 @@ function* ArrayFrom(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): T
   const len = yield* LengthOfArrayLike(realm, arrayLike)
   const A = IsConstructor(C) ? yield* Construct(C, [len]) : ArrayCreate(realm, len)
   if (A instanceof ArrayObject && len > Caps.maxArrayStorage) checkArrayStorage(len)
-  return yield* loopTask(new ElementLoop(realm, "from", arrayLike, len, call, { A }))
+  return yield* new ElementLoop(realm, "from", arrayLike, len, call, { A }).task
 }
 
 /**
@@ -376,7 +375,7 @@ const callbackLoop = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, 
     const len = O.length
     const call = loopCallback(args, kind)
     const A = kind === "map" ? arraySpeciesCreateFast(realm, O, len) : kind === "filter" ? arraySpeciesCreateFast(realm, O, 0) : undefined
-    if (A !== null) return loopTask(new ElementLoop(realm, kind, O, len, call, { A, descending, initial: reduceInitial(args, len, kind) }))
+    if (A !== null) return new ElementLoop(realm, kind, O, len, call, { A, descending, initial: reduceInitial(args, len, kind) }).task
   }
   return CallbackLoopTask(realm, O, args, kind, descending)
 }
@@ -385,7 +384,7 @@ function* CallbackLoopTask(realm: Realm, O: JSObject, args: ReadonlyArray<Value>
   const len = yield* LengthOfArrayLike(realm, O)
   const call = loopCallback(args, kind)
   const A = kind === "map" ? yield* ArraySpeciesCreate(realm, O, len) : kind === "filter" ? yield* ArraySpeciesCreate(realm, O, 0) : undefined
-  return yield* loopTask(new ElementLoop(realm, kind, O, len, call, { A, descending, initial: reduceInitial(args, len, kind) }))
+  return yield* new ElementLoop(realm, kind, O, len, call, { A, descending, initial: reduceInitial(args, len, kind) }).task
 }
 
 /** The callback (which must be callable) and its `this` (reduce has none). */
@@ -410,9 +409,6 @@ const arraySpeciesCreateFast = (realm: Realm, O: ArrayObject, length: number): J
   const species = ArrayCtor.lookup(WellKnownSymbols.species)
   return species !== undefined && species.get instanceof NativeFunction && species.get.impl === Array_species ? ArrayCreate(realm, length) : null
 }
-
-/** The loop as the Task type engines drive (it has next and throw, as a generator does). */
-const loopTask = (loop: StepTask): Task<Value> => loop as unknown as Task<Value>
 
 // https://tc39.es/ecma262/#sec-array.prototype.foreach
 const ArrayProto_forEach = (realm: Realm, t: Value, a: ReadonlyArray<Value>): Task<Value> => callbackLoop(realm, t, a, "forEach", "forEach")
@@ -868,7 +864,7 @@ const ArrayProto_sort = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value
   if (comparefn !== undefined && isPlainDense(obj)) {
     const len = obj.length
     const { items, undefinedCount } = presentElements(obj.elements, len, "skip-holes")
-    return new SortSteps(realm, items, comparefn, (sorted) => writeBack(realm, obj, len, undefinedLast(sorted, undefinedCount))) as unknown as Task<Value>
+    return new SortSteps(realm, items, comparefn, (sorted) => writeBack(realm, obj, len, undefinedLast(sorted, undefinedCount))).task
   }
   return SortIndexed(realm, obj, comparefn)
 }
@@ -929,7 +925,7 @@ const ArrayProto_toSorted = (realm: Realm, thisArg: Value, args: ReadonlyArray<V
     return new SortSteps(realm, items, comparefn, (sorted) => {
       A.elements = undefinedLast(sorted, undefinedCount)
       return A
-    }) as unknown as Task<Value>
+    }).task
   }
   return ToSorted(realm, O, comparefn)
 }

@@ -63,6 +63,11 @@ export abstract class StepTask {
     return this
   }
 
+  /** This as the Task type engines drive: it has `next`, `throw` and `return`, as a generator does. */
+  get task(): Task<Value> {
+    return this as unknown as Task<Value>
+  }
+
   private afterSub(r: IteratorResult<EngineRequest, Value>): IteratorResult<EngineRequest, Value> {
     if (r.done !== true) {
       this.yielding(r.value)
