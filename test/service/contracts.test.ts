@@ -123,6 +123,13 @@ describe("Math.random", () => {
     expect((a.result as { value: number }).value).not.toBe((b.result as { value: number }).value)
   })
 
+  it("draws from the seed saved with the run, for a run stored whole at its end too", async () => {
+    const done = await run("return [Math.random(), Math.random()]")
+    const [row] = await sqlOn<{ seed: string }>(db.url, "SELECT seed FROM runs WHERE id = $1", [done.id])
+    const expected = await Effect.runPromise(CodeMode.make({ engine: "vm", seed: row!.seed }).execute("return [Math.random(), Math.random()]"))
+    expect(done.result).toMatchObject({ ok: true, value: (expected as { value: unknown }).value })
+  })
+
   it("continues a resumed run's own sequence, from the seed saved with the run", async () => {
     const started = await api.run((c) =>
       c.runs.create({ payload: { code: `const a = Math.random(); await tools.slow.wait({}); return [a, Math.random()]`, wait: false } }),

@@ -111,6 +111,7 @@ export class Ownership extends Context.Service<
             onLog,
             code: row.code,
             limits: row.limits,
+            seed: row.seed ?? undefined,
           }),
         )
 
