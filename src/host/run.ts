@@ -41,6 +41,12 @@ export type { EngineStatus }
 export interface Suspension<S> {
   /** A suspend is waiting: the engine should reach a save point soon, and an idle run must not wait for a call. */
   readonly requested: () => boolean
+  /**
+   * A suspend is waiting, not only checkpoints. Checkpoints alone wait until outcomes the idle program was given
+   * have run: the program often ends, or reaches its next call, in that slice, and a state taken before it would
+   * be saved for nothing (the service asks for one as each call's outcome is recorded).
+   */
+  readonly urgent: () => boolean
   /** Between two slices while `requested`: the run stops with `S`, or goes on (refused, or no save point yet). */
   readonly attempt: Effect.Effect<S | undefined>
 }
@@ -130,8 +136,17 @@ export const runLoop = <S = never>(
       }
     }
 
+    /**
+     * The engine went idle and outcomes arrived that it has not run yet (delivered, or in the inbox to be delivered
+     * at once): a checkpoint waits for them. A busy engine's outcomes wait for it to go idle, and a checkpoint does not.
+     */
+    let unrun = false
+    let idle = false
+    const checkpointWaits = (): boolean => unrun || (idle && run.inbox.length > 0)
+
     /** Settles the promises of every outcome in the inbox. */
     const deliverInbox = (): Ending | undefined => {
+      unrun ||= run.inbox.length > 0
       for (const { callId, outcome } of run.inbox.splice(0)) {
         const entry = run.calls.get(callId)
         run.calls.delete(callId)
@@ -164,7 +179,7 @@ export const runLoop = <S = never>(
         if (entry.state === "queued" || entry.state === "started") yield* startCall(host, entry, events)
       }
       for (;;) {
-        if (suspension?.requested()) {
+        if (suspension?.requested() && (suspension.urgent() || !checkpointWaits())) {
           const stopped = yield* suspension.attempt
           if (stopped !== undefined) return { _tag: "stopped", stopped }
         }
@@ -176,6 +191,8 @@ export const runLoop = <S = never>(
         if (meter !== undefined && heap !== undefined) meter.onPressure = heap.yieldSoon
         try {
           status = runMetered(meter, () => runPolled(run.realm, () => engine.slice(suspension?.requested() ?? false, deadline === undefined ? undefined : interrupt)))
+          unrun = false
+          idle = status.kind === "idle"
           if (meter?.pressure && heap !== undefined && heap.quiescent()) {
             meter.measure(heap.roots(), heap.baseline())
             meter.charge(0)

@@ -206,6 +206,7 @@ export const runSession = (
       },
       suspension: {
         requested: () => requests.length > 0,
+        urgent: () => requests.some((r) => !r.checkpoint),
         attempt: Effect.suspend(() => (liveNativeFrame(s.vm) ? Effect.succeed(undefined) : trySuspend(requests.splice(0)))),
       },
       onLog: observer?.onLog,

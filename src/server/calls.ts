@@ -139,8 +139,9 @@ export const makeCalls = (deps: CallDeps) => {
       }
       yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, location }))
       // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
-      // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
-      if (tool.mode === "idempotent") yield* run.boundary
+      // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain. A call the journal
+      // has queued was in flight in the state this incarnation continued from, which is kept already.
+      if (tool.mode === "idempotent" && prior?.state !== "queued") yield* run.boundary
       return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
         // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
         Effect.tap((output) => settle(run, tool, key, { ok: true, output: output ?? null })),

@@ -88,6 +88,37 @@ describe("checkpoints of a run", () => {
     }
   })
 
+  it("are not saved again before a resumed run sends again the idempotent call it was suspended in", async () => {
+    const held: Array<() => void> = []
+    // Step 1 hangs the first time (until the run is suspended) and answers after; step 2 never answers.
+    const steps = await startReceiver((c, n) =>
+      (c.json.input as { step: number }).step === 2 || n === 1 ? new Promise((ok) => held.push(() => ok({ json: { output: null } }))) : { json: { output: "ok" } },
+    )
+    const server = await replica()
+    try {
+      const tool = { description: "a step", input: { type: "object" }, url: steps.url, mode: "idempotent" }
+      expect((await request(server.url, "PUT", "/v1/tools/held.do", tool, as(acme))).status).toBe(200)
+      const run = await request(server.url, "POST", "/v1/runs", { code: "await tools.held.do({ step: 1 }); await tools.held.do({ step: 2 })", wait: false }, as(acme))
+      await eventually(async () => (steps.calls.length === 1 ? true : undefined))
+      await eventually(async () => ((await request(server.url, "POST", `/v1/runs/${run.body.id}/suspend`, {}, as(acme))).status === 200 ? true : undefined))
+      const path = `/v1/runs/${run.body.id}/checkpoints`
+      const after = async (step: number) =>
+        ((await request(server.url, "GET", path, undefined, as(acme))).body.checkpoints as Array<any>).filter((k) => k.after.input.step === step).length
+      const suspended = await after(1)
+      expect((await request(server.url, "POST", `/v1/runs/${run.body.id}/resume`, { wait: false }, as(acme))).status).toBe(202)
+      // Saved one at a time: once the state with step 2 in flight is kept, any state saved before it is too.
+      await eventually(async () => ((await after(2)) > 0 ? true : undefined))
+      // Step 1 was in flight in the suspended state, which is kept: sent again, it saves that state no second time.
+      expect(await after(1)).toBe(suspended)
+      expect(steps.calls.map((c) => (c.json.input as { step: number }).step)).toStrictEqual([1, 1, 2])
+      await request(server.url, "POST", `/v1/runs/${run.body.id}/cancel`, {}, as(acme))
+    } finally {
+      for (const release of held) release()
+      await server.close()
+      await steps.close()
+    }
+  })
+
   it("are pruned past CODEMODE_CHECKPOINT_RETENTION_MS", async () => {
     const server = await replica({ CODEMODE_CHECKPOINT_RETENTION_MS: "300" })
     try {

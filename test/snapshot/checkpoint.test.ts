@@ -42,6 +42,43 @@ describe("checkpoint", () => {
       assert.deepStrictEqual(seen, ["cp:1", "cp:1"])
     }))
 
+  it.effect("asked for as an outcome arrives, waits for the program to run it: taken at its next call, or never when it ends", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = []
+      const asked: Array<Fiber.Fiber<CodeMode.Outcome, CodeMode.SuspendError>> = []
+      const hold = yield* Deferred.make<void>()
+      let program: CodeMode.Program<never> | undefined
+      // As the service does: a checkpoint is asked for once the call's outcome is recorded, as the tool returns.
+      const fetchN = Tool.make({
+        description: "an idempotent read; the call of n = 5 waits",
+        input: N,
+        output: Schema.Number,
+        execute: Tool.idempotent(({ n }, { key }) =>
+          Effect.gen(function* () {
+            seen.push(key)
+            if (n === 5) yield* Deferred.await(hold)
+            asked.push(yield* Effect.forkDetach(program!.checkpoint(), { startImmediately: true }))
+            return n * 10
+          }),
+        ),
+      })
+      const runtime = CodeMode.make({ tools: { fetchN }, engine: "vm" })
+      program = runtime.program(`const a = await tools.fetchN({ n: 4 }); const b = await tools.fetchN({ n: 5 }); return a + b`, undefined, { runId: "cp" })
+      const fiber = yield* Effect.forkChild(program.run())
+      yield* settle
+      // Taken once the first outcome ran: the second call is in flight in it, and resuming it makes that call alone.
+      const first = yield* Fiber.join(asked[0]!)
+      assert.strictEqual(first.ok, "suspended")
+      yield* Deferred.succeed(hold, undefined)
+      const outcome = yield* Fiber.join(fiber)
+      assert.deepStrictEqual(outcome.ok === true && outcome.value, 90)
+      // The program ended in the slice that ran the second outcome: no state, its outcome.
+      assert.deepStrictEqual(yield* Fiber.join(asked[1]!), outcome)
+      const again = yield* CodeMode.make({ tools: { fetchN }, engine: "vm" }).resume(CodeMode.fromBytes(CodeMode.toBytes((first as CodeMode.Suspended).state))).run()
+      assert.deepStrictEqual(again.ok === true && again.value, 90)
+      assert.deepStrictEqual(seen, ["cp:1", "cp:2", "cp:2"])
+    }))
+
   it.effect("is refused while a plain call runs, naming it, and the run goes on", () =>
     Effect.gen(function* () {
       const gate = yield* Deferred.make<void>()
