@@ -127,6 +127,27 @@ console.log(JSON.stringify(await Effect.runPromise(CodeMode.make({}).execute("1 
     }
   }, SLOW)
 
+  it("primes the code cache with a first run on each engine, whatever the process that writes it did", async () => {
+    // A cache holds only what its process compiled: written by a start that ran nothing, or ran one engine, it would
+    // leave the first run's code (or the other engine's) to be compiled from the text at every later start.
+    const cacheSize = async (program: string): Promise<number> => {
+      const cache = mkdtempSync(join(tmpdir(), "codemode-pack-cache-"))
+      try {
+        await node(["--input-type=module", "-e", program], { NODE_COMPILE_CACHE: cache })
+        const files = (readdirSync(cache, { recursive: true }) as Array<string>).filter((f) => /codemode-core-\w+\.bin$/.test(f))
+        expect(files).toHaveLength(1)
+        return statSync(join(cache, files[0]!)).size
+      } finally {
+        rmSync(cache, { recursive: true, force: true })
+      }
+    }
+    const run = (engine: string) => `import { CodeMode } from "codemode"
+import { Effect } from "effect"
+await Effect.runPromise(CodeMode.make({ engine: "${engine}" }).execute("1 + 1"))`
+    const loadOnly = await cacheSize(`import "codemode"`)
+    for (const engine of ["legacy", "vm"]) expect(loadOnly).toBeGreaterThan(0.97 * (await cacheSize(run(engine))))
+  }, SLOW)
+
   it("type-checks and runs from TypeScript", async () => {
     writeFileSync(
       join(project, "check.ts"),
