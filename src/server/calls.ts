@@ -14,6 +14,7 @@
  * suspended once it only waits on started durable calls.
  */
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as PubSub from "effect/PubSub"
 import type * as SqlError from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
@@ -80,23 +81,25 @@ const outcomeOf = (tool: ToolRow, stored: unknown): Effect.Effect<unknown, Error
 export const makeCalls = (deps: CallDeps) => {
   const { config, store, webhooks, notifications, metrics } = deps
 
-  /** Call bookkeeping never fails a call: the webhook's answer matters more than its record. */
+  /**
+   * Call bookkeeping never fails a call: the webhook's answer matters more than its record. `write` (the store's
+   * `started` or `settled`) announces its events to the run's event streams, on any replica.
+   */
   const record = (runId: string, write: Effect.Effect<void, SqlError.SqlError>) =>
     write.pipe(
-      // Event streams of the run (on any replica) read the new events.
-      Effect.andThen(notifications.publish({ type: "events", runId })),
+      Effect.andThen(notifications.sentWith({ type: "events", runId })),
       Effect.catch((e) => Effect.logWarning("could not record a tool call", e)),
     )
 
   /**
    * The record a call needs before its webhook is sent: without it a replica taking the run over would send a
    * plain call again, and a durable call could never be completed. When it cannot be written (the store already
-   * tried again), the call fails unsent.
+   * tried again), the call fails unsent. `write` is the store's `started`, which announces its event.
    */
   const recordFirst = (run: RunCalls, tool: ToolRow, write: Effect.Effect<void, SqlError.SqlError>) =>
     run.flushLogs.pipe(
       Effect.andThen(write),
-      Effect.andThen(notifications.publish({ type: "events", runId: run.runId })),
+      Effect.andThen(notifications.sentWith({ type: "events", runId: run.runId })),
       Effect.catch((e) =>
         Effect.logWarning("could not record a tool call; it is not sent", e).pipe(
           Effect.andThen(Effect.fail(new Error(`The call to ${tool.path} was not sent: the service could not record it (${sqlMessage(e)})`))),
@@ -137,15 +140,23 @@ export const makeCalls = (deps: CallDeps) => {
       if (prior?.state === "running" && tool.mode !== "idempotent") {
         return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
-      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, location }))
+      const started = store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, location })
+      // An idempotent call the journal has queued was in flight in the state this incarnation continued from, which
+      // is kept already, and it is sent again after a crash whether the journal says queued or running: its new
+      // attempt is recorded while it is sent, not before.
+      const again = tool.mode === "idempotent" && prior?.state === "queued"
+      const recording = again ? yield* Effect.forkChild(run.flushLogs.pipe(Effect.andThen(record(run.runId, started)))) : undefined
+      if (!again) yield* recordFirst(run, tool, started)
       // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
-      // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain. A call the journal
-      // has queued was in flight in the state this incarnation continued from, which is kept already.
-      if (tool.mode === "idempotent" && prior?.state !== "queued") yield* run.boundary
+      // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
+      if (tool.mode === "idempotent" && !again) yield* run.boundary
+      // The attempt's record comes before its outcome's.
+      const settleNow = (outcome: StoredOutcome) =>
+        (recording === undefined ? Effect.void : Fiber.join(recording)).pipe(Effect.andThen(settle(run, tool, key, outcome)))
       return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
         // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
-        Effect.tap((output) => settle(run, tool, key, { ok: true, output: output ?? null })),
-        Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
+        Effect.tap((output) => settleNow({ ok: true, output: output ?? null })),
+        Effect.tapError((e) => settleNow({ ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
       )
     }).pipe(during(run.busy(1), run.busy(-1)))
 

@@ -14,6 +14,7 @@ import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import { DatabaseKind } from "./store/postgres/database.ts"
+import { CHANNEL } from "./store/postgres/shared.ts"
 
 export type Notice =
   /** A suspend or cancel request was written to `runs.control` for this run: its owner should act on it. */
@@ -23,8 +24,6 @@ export type Notice =
   /** Events were appended to the run's history (a call started or settled): event streams read them. */
   | { readonly type: "events"; readonly runId: string }
 
-/** The Postgres channel. https://www.postgresql.org/docs/current/sql-notify.html: payloads stay under 8000 bytes. */
-export const CHANNEL = "codemode_runs"
 
 const decode = (payload: string): Notice | undefined => {
   try {
@@ -40,6 +39,11 @@ export class Notifications extends Context.Service<
   {
     /** Sends a notice to every replica (this one included). Never fails: a lost notice is caught by polling. */
     readonly publish: (notice: Notice) => Effect.Effect<void>
+    /**
+     * A notice the store's own statement sent with the change it announces (store/postgres `notifying`): Postgres
+     * delivers it to every replica, so only the in-process layer, which that statement does not reach, publishes it.
+     */
+    readonly sentWith: (notice: Notice) => Effect.Effect<void>
     /** Receives every notice published from now until the scope closes. */
     readonly subscribe: Effect.Effect<PubSub.Subscription<Notice>, never, Scope.Scope>
   }
@@ -49,10 +53,8 @@ export class Notifications extends Context.Service<
     Notifications,
     Effect.gen(function* () {
       const hub = yield* PubSub.unbounded<Notice>()
-      return Notifications.of({
-        publish: (notice) => PubSub.publish(hub, notice).pipe(Effect.asVoid),
-        subscribe: PubSub.subscribe(hub),
-      })
+      const publish = (notice: Notice) => PubSub.publish(hub, notice).pipe(Effect.asVoid)
+      return Notifications.of({ publish, sentWith: publish, subscribe: PubSub.subscribe(hub) })
     }),
   )
 
@@ -93,6 +95,7 @@ export class Notifications extends Context.Service<
       yield* Effect.addFinalizer(() => Effect.flatMap(Queue.clear(outbox), send))
       return Notifications.of({
         publish: (notice) => Queue.offer(outbox, JSON.stringify(notice)).pipe(Effect.asVoid),
+        sentWith: () => Effect.void,
         subscribe: PubSub.subscribe(hub),
       })
     }),

@@ -178,6 +178,8 @@ export class Execution extends Context.Service<
         let saved: RunRow | undefined
         // Stored whole at its end: nobody could wait on a notice for a run no store had (not found until now).
         let unseen = false
+        // Finished by `store.finish`, whose statement announced it.
+        let announced = false
         // An unrecorded run is stored whole, with the logs it kept, in one statement.
         // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
         // (then the row is finished) or finds the run stored whole (then it has nothing to do).
@@ -185,7 +187,7 @@ export class Execution extends Context.Service<
           run.recordLock.withPermit(
             Effect.suspend(() =>
               run.unrecorded === undefined
-                ? store.finish(row.id, me, status, result)
+                ? store.finish(row.id, me, status, result).pipe(Effect.tap((ended) => Effect.sync(() => void (announced = ended !== undefined))))
                 : store
                     .insertEnded({ ...run.unrecorded, status, result, ...takeLogs(run) })
                     .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((run.unrecorded = undefined), (unseen = true)))))),
@@ -251,7 +253,7 @@ export class Execution extends Context.Service<
             Effect.gen(function* () {
               running.delete(row.id)
               yield* Deferred.succeed(run.saved, saved)
-              if (!unseen) yield* notifications.publish({ type: "changed", runId: row.id })
+              if (!unseen) yield* (announced ? notifications.sentWith : notifications.publish)({ type: "changed", runId: row.id })
               if (saved?.status === "suspended") yield* PubSub.publish(suspendedRuns, row.id)
             }),
           ),

@@ -172,7 +172,7 @@ export class Ownership extends Context.Service<
         const [claimed, everything] = yield* Effect.all([store.claim(tenant, id, me, config.leaseMs), registry.all(tenant)], { concurrency: 2 })
         if (claimed === undefined) return undefined
         metrics.resumed()
-        yield* notifications.publish({ type: "changed", runId: id })
+        yield* notifications.sentWith({ type: "changed", runId: id })
         return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, everything, claimed.journal) }
       })
 
@@ -182,7 +182,7 @@ export class Ownership extends Context.Service<
           const claimed = yield* store.claimWoken(id, me, config.leaseMs)
           if (claimed === undefined) return
           metrics.resumed()
-          yield* notifications.publish({ type: "changed", runId: id })
+          yield* notifications.sentWith({ type: "changed", runId: id })
           yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, undefined, claimed.journal)
         }).pipe(Effect.catch((e) => Effect.logWarning(`could not resume run ${id}`, e)))
 

@@ -59,7 +59,10 @@ export class CallStore extends Context.Service<
     readonly pending: (runIds: ReadonlyArray<string>) => E<ReadonlyMap<string, ReadonlyArray<PendingCall>>>
     /** Where each call of the given runs was made, by run and key (calls without a location are left out). */
     readonly locations: (runIds: ReadonlyArray<string>) => E<ReadonlyMap<string, ReadonlyMap<string, SourceLocation>>>
-    /** A call begins (or begins again, for a repeated idempotent call). */
+    /**
+     * A call begins (or begins again, for a repeated idempotent call). Announces its event itself (an `events`
+     * notice: Notifications.sentWith), as `settled` does.
+     */
     readonly started: (runId: string, call: NewCall) => E<void>
     /** A durable call's `start` was accepted: its data is saved and it waits for its completion (or its timeouts). */
     readonly accepted: (runId: string, key: string, data: unknown, timing: DurableTiming) => E<void>

@@ -216,6 +216,7 @@ export class RunStore extends Context.Service<
      * Settles a run its owner executed; the row after, or undefined when `owner` no longer owns it. The Result's
      * `toolCalls` gain every call of the run's journal it lacks (`withJournal`): a run failed after a takeover, or
      * stopped, has admitted calls the program's own Result no longer knows of. The row has its calls' `locations`.
+     * Announces the change itself (a `changed` notice: Notifications.sentWith), as `claim` and `claimWoken` do.
      */
     readonly finish: (id: string, owner: string, status: "succeeded" | "failed", result: Result) => E<RunRow | undefined>
     /**

@@ -9,7 +9,7 @@ import { storable } from "../../json-guard.ts"
 import { type CallWhere, CallStore, type DurableTiming, type NewCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
-import { decodeRows, retrying, transactional } from "./shared.ts"
+import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
 
 const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState, location: Schema.NullOr(SourceLocation) })
 const Located = Schema.Struct({ run_id: Schema.String, key: Schema.String, location: SourceLocation })
@@ -88,7 +88,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         SELECT run_id, 'call.started',
           ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts)
             || CASE WHEN location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', location) END,
-          ${callEventKey("call.started", call.key)}::text || ':' || attempts FROM c
+          ${callEventKey("call.started", call.key)}::text || ':' || attempts FROM c, ${notifying(sql, "events", "c.run_id")}
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
@@ -114,7 +114,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
           RETURNING run_id
         )
         INSERT INTO events (run_id, type, data, key)
-        SELECT run_id, 'call.settled', ${json({ key, outcome })}, ${callEventKey("call.settled", key)} FROM c
+        SELECT run_id, 'call.settled', ${json({ key, outcome })}, ${callEventKey("call.settled", key)} FROM c, ${notifying(sql, "events", "c.run_id")}
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 

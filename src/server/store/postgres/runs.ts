@@ -30,7 +30,7 @@ import {
 import { CLAIM_JOURNAL_KEYS } from "../calls.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { Journal } from "./calls.ts"
-import { decodeRows, retrying, transactional } from "./shared.ts"
+import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
 
 const RunColumns = {
   id: Schema.String,
@@ -243,7 +243,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           RETURNING *
         ), e AS (INSERT INTO events (run_id, type, data) SELECT id, ${`run.${status}`}, ${json({ owner })} FROM r)
         SELECT ${columns}, (SELECT jsonb_object_agg(c.key, c.location) FROM calls c WHERE c.run_id = r.id AND c.location IS NOT NULL) AS locations
-        FROM r`
+        FROM r, ${notifying(sql, "changed", "r.id")}`
       const r = (yield* decodeRows(Finished)(raw))[0]
       return r === undefined ? undefined : { ...toRow(r), locations: new Map(Object.entries(r.locations ?? {})) }
     })
@@ -356,7 +356,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             (SELECT CASE WHEN count(*) <= ${CLAIM_JOURNAL_KEYS} THEN coalesce(jsonb_object_agg(j.key, CASE WHEN j.state = 'settled' THEN NULL
                 ELSE jsonb_build_object('path', j.path, 'mode', j.mode, 'input', j.input, 'state', j.state, 'data', j.data, 'outcome', j.outcome) END), '{}') END
               FROM (SELECT key, path, mode, input, state, data, outcome FROM calls WHERE run_id = r.id LIMIT ${CLAIM_JOURNAL_KEYS + 1}) j) AS journal
-          FROM r`
+          FROM r, ${notifying(sql, "changed", "r.id")}`
         const r = (yield* decodeRows(ClaimedRaw)(raw))[0]
         if (r === undefined) return undefined
         const journal = r.journal === null ? undefined : new Map(Object.entries(r.journal))

@@ -4,6 +4,7 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import { isTransient } from "../errors.ts"
 
 type E<A> = Effect.Effect<A, SqlError.SqlError>
@@ -47,3 +48,14 @@ export const decodeRows = <T>(schema: Schema.Decoder<T>) => {
   const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
   return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<T>> => decode(rows).pipe(Effect.orDie)
 }
+
+/** The notices' channel. https://www.postgresql.org/docs/current/sql-notify.html: payloads stay under 8000 bytes. */
+export const CHANNEL = "codemode_runs"
+
+/**
+ * A FROM item that sends, when the statement commits, the notice of a change to the run `runId` names (a column of
+ * the rows it joins): the change and its notice in one transaction, instead of a NOTIFY of its own after it
+ * (`Notifications.sentWith`). Only rows the statement changed are joined, so nothing is announced that did not happen.
+ */
+export const notifying = (sql: SqlClient.SqlClient, type: "changed" | "events", runId: string): Statement.Fragment =>
+  sql`LATERAL (SELECT pg_notify(${CHANNEL}, json_build_object('type', ${type}::text, 'runId', ${sql.literal(runId)})::text)) AS notified`
