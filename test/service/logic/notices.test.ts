@@ -4,29 +4,15 @@
  * every replica's listener still hears them. A statement that changed nothing announces nothing.
  */
 import { assert, describe, it } from "@effect/vitest"
-import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
-import * as Redacted from "effect/Redacted"
 import { type Notice, Notifications } from "../../../src/server/notifications.ts"
 import { CallStore } from "../../../src/server/store/calls.ts"
-import { migrate } from "../../../src/server/store/postgres/database.ts"
-import * as PostgresStore from "../../../src/server/store/postgres/layer.ts"
 import { RunStore } from "../../../src/server/store/runs.ts"
-import { createDatabase } from "../helpers.ts"
+import { postgres } from "./stores.ts"
 
-const layer = Layer.unwrap(
-  Effect.gen(function* () {
-    const db = yield* Effect.acquireRelease(
-      Effect.promise(() => createDatabase()),
-      (db) => Effect.promise(() => db.drop()),
-    )
-    const client = PgClient.layer({ url: Redacted.make(db.url), maxConnections: 4 })
-    const store = PostgresStore.layer.pipe(Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))))
-    return Layer.mergeAll(store, Notifications.layerPostgres).pipe(Layer.provide(client))
-  }),
-)
+const layer = Notifications.layerPostgres.pipe(Layer.provideMerge(postgres))
 
 describe("notices sent by the store's statements (Postgres)", () => {
   it.layer(layer, { timeout: 60_000 })((it) => {

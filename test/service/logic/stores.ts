@@ -13,14 +13,15 @@ import * as MemoryStore from "../../../src/server/store/memory/layer.ts"
 import * as PostgresStore from "../../../src/server/store/postgres/layer.ts"
 import { createDatabase } from "../helpers.ts"
 
-const postgres = Layer.unwrap(
+/** With its client, for tests that need more of it than the stores (notices.test.ts). */
+export const postgres = Layer.unwrap(
   Effect.gen(function* () {
     const db = yield* Effect.acquireRelease(
       Effect.promise(() => createDatabase()),
       (db) => Effect.promise(() => db.drop()),
     )
     const client = PgClient.layer({ url: Redacted.make(db.url), maxConnections: 4 })
-    return PostgresStore.layer.pipe(Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))), Layer.provide(client))
+    return PostgresStore.layer.pipe(Layer.provideMerge(Layer.effectDiscard(Effect.orDie(migrate))), Layer.provideMerge(client))
   }),
 )
 
