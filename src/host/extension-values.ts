@@ -111,7 +111,7 @@ export const toHost = (v: Value, depth = 0, seen: Map<JSObject, unknown> = new M
     const out = remember(seen, v, new Map())
     for (const k of v.liveKeys()) {
       budget.entries(1)
-      out.set(toHost(k, depth + 1, seen, budget), toHost(v.get(k), depth + 1, seen, budget))
+      out.set(toHost(k, depth + 1, seen, budget), toHost(v.getEntry(k), depth + 1, seen, budget))
     }
     return out
   }
@@ -379,7 +379,7 @@ export const fromWire = (realm: Realm, w: Wire, makeFunction: (ref: FunctionRef)
       const map = new MapObject(realm.intrinsic("%Map.prototype%"))
       for (let i = 0; i + 1 < rest.length; i += 2) {
         const k = go(rest[i]!)
-        if (!map.has(k)) map.set(k, go(rest[i + 1]!))
+        if (!map.hasEntry(k)) map.setEntry(k, go(rest[i + 1]!))
       }
       return map
     }
@@ -387,7 +387,7 @@ export const fromWire = (realm: Realm, w: Wire, makeFunction: (ref: FunctionRef)
       const set = new SetObject(realm.intrinsic("%Set.prototype%"))
       for (const x of rest) {
         const k = go(x)
-        if (!set.has(k)) set.set(k, undefined)
+        if (!set.hasEntry(k)) set.setEntry(k, undefined)
       }
       return set
     }

@@ -55,7 +55,7 @@ export const installModules = (realm: Realm, globals: ReadonlyArray<string> = []
     if (value === undefined) continue
     realm.register(moduleName(name), value)
     if (value.isCallable()) continue
-    for (const [key, p] of value.properties) {
+    for (const [key, p] of value.properties.entries()) {
       if (typeof key !== "string" || p.accessor || !(p.value instanceof JSObject) || p.value.isCallable()) continue
       realm.register(moduleName(`${name}/${key}`), p.value)
     }

@@ -28,7 +28,7 @@ export const SEARCH_GLOBAL = "search"
 const settledCopy = (realm: Realm, page: Value): Value => {
   if (!(page instanceof JSObject)) return page
   const copy = new JSObject(realm.ObjectPrototype)
-  for (const [key, p] of page.properties) {
+  for (const [key, p] of page.properties.entries()) {
     if (p.enumerable && !p.accessor) copy.properties.set(key, Property.data(p.value))
   }
   return copy

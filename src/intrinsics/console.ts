@@ -291,11 +291,11 @@ const Console_table = (realm: Realm, _this: Value, args: ReadonlyArray<Value>): 
 
 /** A Map's or Set's live entries (map-set.ts keeps deleted slots as EMPTY). */
 const liveEntries = (o: JSObject): Array<[Value, Value]> => {
-  const c = o as unknown as { keys?: unknown; values?: unknown }
+  const c = o as unknown as { entryKeys?: unknown; entryValues?: unknown }
   const out: Array<[Value, Value]> = []
-  if (Array.isArray(c.keys)) {
-    const vals = Array.isArray(c.values) ? (c.values as Value[]) : []
-    c.keys.forEach((k: unknown, i: number) => {
+  if (Array.isArray(c.entryKeys)) {
+    const vals = Array.isArray(c.entryValues) ? (c.entryValues as Value[]) : []
+    c.entryKeys.forEach((k: unknown, i: number) => {
       if (k !== EMPTY) out.push([k as Value, vals[i] as Value])
     })
   }

@@ -288,11 +288,11 @@ const getCtxStyle = (value: JSObject, constructor: string | null, tag: string): 
 
 /** Live entries of a Map or Set (map-set.ts keeps deleted slots as EMPTY). */
 const collectionEntries = (o: JSObject): Array<[Value, Value]> => {
-  const c = o as unknown as { keys?: unknown; values?: unknown }
+  const c = o as unknown as { entryKeys?: unknown; entryValues?: unknown }
   const out: Array<[Value, Value]> = []
-  if (Array.isArray(c.keys)) {
-    const values = Array.isArray(c.values) ? (c.values as Value[]) : []
-    c.keys.forEach((k: unknown, i: number) => {
+  if (Array.isArray(c.entryKeys)) {
+    const values = Array.isArray(c.entryValues) ? (c.entryValues as Value[]) : []
+    c.entryKeys.forEach((k: unknown, i: number) => {
       if (k !== EMPTY) out.push([k as Value, values[i] as Value])
     })
   }

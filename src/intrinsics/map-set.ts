@@ -59,9 +59,9 @@ export class CollectionIterator extends JSObject {
   advance(): number {
     const c = this.collection
     if (c === undefined) return -1
-    while (this.position < c.keys.length) {
+    while (this.position < c.entryKeys.length) {
       const i = this.position++
-      if (c.keys[i] !== EMPTY) return i
+      if (c.entryKeys[i] !== EMPTY) return i
     }
     this.finish()
     return -1
@@ -77,58 +77,61 @@ export class CollectionIterator extends JSObject {
   }
 }
 
-/** [[MapData]] / [[SetData]]: the ordered entry list with tombstones. */
+/**
+ * [[MapData]] / [[SetData]]: the ordered entry list with tombstones. Its members are not named as a Map's: an
+ * object is its own property store (property-store.ts), whose get/set/has/... they would replace.
+ */
 export class KeyedCollection extends JSObject {
-  readonly keys: Array<Value | Empty> = []
+  readonly entryKeys: Array<Value | Empty> = []
   /** Values by position (Maps only). */
-  readonly values: Value[] = []
+  readonly entryValues: Value[] = []
   /** Position of each live key (canonicalized). */
   readonly index = new Map<Value, number>()
   /** Live walkers, whose positions compaction must move. */
   readonly cursors: CollectionIterator[] = []
 
-  get size(): number {
+  get entryCount(): number {
     return this.index.size
   }
 
-  has(key: Value): boolean {
+  hasEntry(key: Value): boolean {
     return this.index.has(CanonicalizeKeyedCollectionKey(key))
   }
 
-  get(key: Value): Value {
+  getEntry(key: Value): Value {
     const i = this.index.get(CanonicalizeKeyedCollectionKey(key))
-    return i === undefined ? undefined : this.values[i]
+    return i === undefined ? undefined : this.entryValues[i]
   }
 
   /** Sets the value of an existing key or appends a new entry. */
-  set(key: Value, value: Value): void {
+  setEntry(key: Value, value: Value): void {
     const k = CanonicalizeKeyedCollectionKey(key)
     const i = this.index.get(k)
     if (i !== undefined) {
-      this.values[i] = value
+      this.entryValues[i] = value
       return
     }
-    checkArrayStorage(this.keys.length + 1)
+    checkArrayStorage(this.entryKeys.length + 1)
     chargeMemory(Cost.entry)
-    this.index.set(k, this.keys.length)
-    this.keys.push(k)
-    this.values.push(value)
+    this.index.set(k, this.entryKeys.length)
+    this.entryKeys.push(k)
+    this.entryValues.push(value)
   }
 
-  delete(key: Value): boolean {
+  deleteEntry(key: Value): boolean {
     const k = CanonicalizeKeyedCollectionKey(key)
     const i = this.index.get(k)
     if (i === undefined) return false
     this.index.delete(k)
-    this.keys[i] = EMPTY
-    this.values[i] = undefined
+    this.entryKeys[i] = EMPTY
+    this.entryValues[i] = undefined
     this.maybeCompact()
     return true
   }
 
-  clear(): void {
-    this.keys.fill(EMPTY)
-    this.values.fill(undefined)
+  clearEntries(): void {
+    this.entryKeys.fill(EMPTY)
+    this.entryValues.fill(undefined)
     this.index.clear()
     this.maybeCompact()
   }
@@ -136,30 +139,30 @@ export class KeyedCollection extends JSObject {
   /** The live keys in order (a snapshot of the list, for copies). */
   liveKeys(): Value[] {
     const out: Value[] = []
-    for (const k of this.keys) if (k !== EMPTY) out.push(k)
+    for (const k of this.entryKeys) if (k !== EMPTY) out.push(k)
     return out
   }
 
   private maybeCompact(): void {
-    const tombstones = this.keys.length - this.index.size
+    const tombstones = this.entryKeys.length - this.index.size
     if (tombstones < MIN_TOMBSTONES_TO_COMPACT || tombstones <= this.index.size) return
     // liveBefore[p] = number of live entries at positions < p: a cursor at p moves to liveBefore[p].
-    const liveBefore = new Array<number>(this.keys.length + 1)
+    const liveBefore = new Array<number>(this.entryKeys.length + 1)
     let live = 0
-    for (let p = 0; p < this.keys.length; p++) {
+    for (let p = 0; p < this.entryKeys.length; p++) {
       liveBefore[p] = live
-      if (this.keys[p] !== EMPTY) {
-        const k = this.keys[p] as Value
-        this.keys[live] = k
-        this.values[live] = this.values[p]
+      if (this.entryKeys[p] !== EMPTY) {
+        const k = this.entryKeys[p] as Value
+        this.entryKeys[live] = k
+        this.entryValues[live] = this.entryValues[p]
         this.index.set(k, live)
         live++
       }
     }
-    liveBefore[this.keys.length] = live
-    for (const c of this.cursors) c.position = liveBefore[Math.min(c.position, this.keys.length)]!
-    this.keys.length = live
-    this.values.length = live
+    liveBefore[this.entryKeys.length] = live
+    for (const c of this.cursors) c.position = liveBefore[Math.min(c.position, this.entryKeys.length)]!
+    this.entryKeys.length = live
+    this.entryValues.length = live
   }
 }
 
@@ -285,7 +288,7 @@ function* Map_groupBy(realm: Realm, _t: Value, args: ReadonlyArray<Value>): Task
   const [items, callbackfn] = args
   const groups = yield* GroupBy(realm, items, callbackfn)
   const map = new MapObject(realm.intrinsic("%Map.prototype%"))
-  for (const [key, elements] of groups) map.set(key, CreateArrayFromList(realm, elements))
+  for (const [key, elements] of groups) map.setEntry(key, CreateArrayFromList(realm, elements))
   return map
 }
 
@@ -328,13 +331,13 @@ const get_species = (_r: Realm, thisArg: Value): Value => thisArg
 
 // https://tc39.es/ecma262/#sec-map.prototype.clear
 const MapProto_clear = (_r: Realm, thisArg: Value): Value => {
-  thisMap(thisArg, "Map.prototype.clear").clear()
+  thisMap(thisArg, "Map.prototype.clear").clearEntries()
   return undefined
 }
 
 // https://tc39.es/ecma262/#sec-map.prototype.delete
 const MapProto_delete = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value =>
-  thisMap(thisArg, "Map.prototype.delete").delete(args[0])
+  thisMap(thisArg, "Map.prototype.delete").deleteEntry(args[0])
 
 // https://tc39.es/ecma262/#sec-map.prototype.entries
 const MapProto_entries = (realm: Realm, thisArg: Value): Value =>
@@ -349,7 +352,7 @@ function* MapProto_forEach(_realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   const cursor = new CollectionIterator(null, "Map Iterator", M, "key+value")
   try {
     for (let i = cursor.advance(); i >= 0; i = cursor.advance()) {
-      yield* Call(callback, T, [M.values[i], M.keys[i] as Value, M])
+      yield* Call(callback, T, [M.entryValues[i], M.entryKeys[i] as Value, M])
     }
   } finally {
     cursor.finish()
@@ -358,10 +361,10 @@ function* MapProto_forEach(_realm: Realm, thisArg: Value, args: ReadonlyArray<Va
 }
 
 // https://tc39.es/ecma262/#sec-map.prototype.get
-const MapProto_get = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => thisMap(thisArg, "Map.prototype.get").get(args[0])
+const MapProto_get = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => thisMap(thisArg, "Map.prototype.get").getEntry(args[0])
 
 // https://tc39.es/ecma262/#sec-map.prototype.has
-const MapProto_has = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => thisMap(thisArg, "Map.prototype.has").has(args[0])
+const MapProto_has = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => thisMap(thisArg, "Map.prototype.has").hasEntry(args[0])
 
 // https://tc39.es/ecma262/#sec-map.prototype.keys
 const MapProto_keys = (realm: Realm, thisArg: Value): Value => CreateMapIterator(realm, thisMap(thisArg, "Map.prototype.keys"), "key")
@@ -369,12 +372,12 @@ const MapProto_keys = (realm: Realm, thisArg: Value): Value => CreateMapIterator
 // https://tc39.es/ecma262/#sec-map.prototype.set
 const MapProto_set = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => {
   const M = thisMap(thisArg, "Map.prototype.set")
-  M.set(args[0], args[1])
+  M.setEntry(args[0], args[1])
   return M
 }
 
 // https://tc39.es/ecma262/#sec-get-map.prototype.size
-const MapProto_size = (_r: Realm, thisArg: Value): Value => thisMap(thisArg, "get Map.prototype.size").size
+const MapProto_size = (_r: Realm, thisArg: Value): Value => thisMap(thisArg, "get Map.prototype.size").entryCount
 
 // https://tc39.es/ecma262/#sec-map.prototype.values
 const MapProto_values = (realm: Realm, thisArg: Value): Value => CreateMapIterator(realm, thisMap(thisArg, "Map.prototype.values"), "value")
@@ -391,14 +394,14 @@ const MapIteratorProto_next = (realm: Realm, thisArg: Value): Value => {
   const M = thisArg.collection
   const i = thisArg.advance()
   if (i < 0 || M === undefined) return CreateIterResultObject(realm, undefined, true)
-  const key = M.keys[i] as Value
+  const key = M.entryKeys[i] as Value
   switch (thisArg.iterationKind) {
     case "key":
       return CreateIterResultObject(realm, key, false)
     case "value":
-      return CreateIterResultObject(realm, M.values[i], false)
+      return CreateIterResultObject(realm, M.entryValues[i], false)
     default:
-      return CreateIterResultObject(realm, CreateArrayFromList(realm, [key, M.values[i]]), false)
+      return CreateIterResultObject(realm, CreateArrayFromList(realm, [key, M.entryValues[i]]), false)
   }
 }
 
@@ -419,19 +422,19 @@ function* Set_(realm: Realm, _t: Value, args: ReadonlyArray<Value>, newTarget: J
 // https://tc39.es/ecma262/#sec-set.prototype.add
 const SetProto_add = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => {
   const S = thisSet(thisArg, "Set.prototype.add")
-  if (!S.has(args[0])) S.set(args[0], undefined)
+  if (!S.hasEntry(args[0])) S.setEntry(args[0], undefined)
   return S
 }
 
 // https://tc39.es/ecma262/#sec-set.prototype.clear
 const SetProto_clear = (_r: Realm, thisArg: Value): Value => {
-  thisSet(thisArg, "Set.prototype.clear").clear()
+  thisSet(thisArg, "Set.prototype.clear").clearEntries()
   return undefined
 }
 
 // https://tc39.es/ecma262/#sec-set.prototype.delete
 const SetProto_delete = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value =>
-  thisSet(thisArg, "Set.prototype.delete").delete(args[0])
+  thisSet(thisArg, "Set.prototype.delete").deleteEntry(args[0])
 
 // https://tc39.es/ecma262/#sec-set.prototype.entries
 const SetProto_entries = (realm: Realm, thisArg: Value): Value =>
@@ -445,7 +448,7 @@ function* SetProto_forEach(_realm: Realm, thisArg: Value, args: ReadonlyArray<Va
   const cursor = new CollectionIterator(null, "Set Iterator", S, "value")
   try {
     for (let i = cursor.advance(); i >= 0; i = cursor.advance()) {
-      const e = S.keys[i] as Value
+      const e = S.entryKeys[i] as Value
       yield* Call(callback, T, [e, e, S])
     }
   } finally {
@@ -455,10 +458,10 @@ function* SetProto_forEach(_realm: Realm, thisArg: Value, args: ReadonlyArray<Va
 }
 
 // https://tc39.es/ecma262/#sec-set.prototype.has
-const SetProto_has = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => thisSet(thisArg, "Set.prototype.has").has(args[0])
+const SetProto_has = (_r: Realm, thisArg: Value, args: ReadonlyArray<Value>): Value => thisSet(thisArg, "Set.prototype.has").hasEntry(args[0])
 
 // https://tc39.es/ecma262/#sec-get-set.prototype.size
-const SetProto_size = (_r: Realm, thisArg: Value): Value => thisSet(thisArg, "get Set.prototype.size").size
+const SetProto_size = (_r: Realm, thisArg: Value): Value => thisSet(thisArg, "get Set.prototype.size").entryCount
 
 // https://tc39.es/ecma262/#sec-set.prototype.values (also Set.prototype.keys and @@iterator)
 const SetProto_values = (realm: Realm, thisArg: Value): Value => CreateSetIterator(realm, thisSet(thisArg, "Set.prototype.values"), "value")
@@ -475,7 +478,7 @@ const SetIteratorProto_next = (realm: Realm, thisArg: Value): Value => {
   const S = thisArg.collection
   const i = thisArg.advance()
   if (i < 0 || S === undefined) return CreateIterResultObject(realm, undefined, true)
-  const e = S.keys[i] as Value
+  const e = S.entryKeys[i] as Value
   return CreateIterResultObject(realm, thisArg.iterationKind === "key+value" ? CreateArrayFromList(realm, [e, e]) : e, false)
 }
 
@@ -518,7 +521,7 @@ function* GetKeysIterator(setRec: SetRecord): Task<IteratorRecord> {
 /** A new Set (from %Set.prototype%, not a species) holding `elements` in order. */
 const SetFromList = (realm: Realm, elements: Iterable<Value | Empty>): SetObject => {
   const S = new SetObject(realm.intrinsic("%Set.prototype%"))
-  for (const e of elements) if (e !== EMPTY && !S.has(e)) S.set(e, undefined)
+  for (const e of elements) if (e !== EMPTY && !S.hasEntry(e)) S.setEntry(e, undefined)
   return S
 }
 
@@ -537,7 +540,7 @@ function* SetProto_union(realm: Realm, thisArg: Value, args: ReadonlyArray<Value
   for (;;) {
     const next = yield* IteratorStepValue(keysIter)
     if (next === DONE) return result
-    if (!result.has(next)) result.set(next, undefined)
+    if (!result.hasEntry(next)) result.setEntry(next, undefined)
   }
 }
 
@@ -546,13 +549,13 @@ function* SetProto_intersection(realm: Realm, thisArg: Value, args: ReadonlyArra
   const O = thisSet(thisArg, "Set.prototype.intersection")
   const otherRec = yield* GetSetRecord(realm, args[0], "Set.prototype.intersection")
   const result = new SetObject(realm.intrinsic("%Set.prototype%"))
-  if (O.size <= otherRec.size) {
+  if (O.entryCount <= otherRec.size) {
     // 5. Walk O.[[SetData]] by position to its current end (it may grow or shrink during otherRec.[[Has]]).
     const cursor = new CollectionIterator(null, "Set Iterator", O, "value")
     try {
       for (let i = cursor.advance(); i >= 0; i = cursor.advance()) {
-        const e = O.keys[i] as Value
-        if ((yield* OtherHas(otherRec, e)) && !result.has(e)) result.set(e, undefined)
+        const e = O.entryKeys[i] as Value
+        if ((yield* OtherHas(otherRec, e)) && !result.hasEntry(e)) result.setEntry(e, undefined)
       }
     } finally {
       cursor.finish()
@@ -563,7 +566,7 @@ function* SetProto_intersection(realm: Realm, thisArg: Value, args: ReadonlyArra
     for (;;) {
       const next = yield* IteratorStepValue(keysIter)
       if (next === DONE) break
-      if (O.has(next) && !result.has(next)) result.set(next, undefined)
+      if (O.hasEntry(next) && !result.hasEntry(next)) result.setEntry(next, undefined)
     }
   }
   return result
@@ -575,7 +578,7 @@ function* SetProto_difference(realm: Realm, thisArg: Value, args: ReadonlyArray<
   const otherRec = yield* GetSetRecord(realm, args[0], "Set.prototype.difference")
   // 5. Let resultSetData be a copy of O.[[SetData]].
   const resultData: Array<Value | Empty> = O.liveKeys()
-  if (O.size <= otherRec.size) {
+  if (O.entryCount <= otherRec.size) {
     // 6. For each element of the copy (fixed length), drop it if other has it.
     for (let index = 0; index < resultData.length; index++) {
       const e = resultData[index]!
@@ -606,11 +609,11 @@ function* SetProto_symmetricDifference(realm: Realm, thisArg: Value, args: Reado
   for (;;) {
     const next = yield* IteratorStepValue(keysIter)
     if (next === DONE) return result
-    const alreadyInResult = result.has(next)
+    const alreadyInResult = result.hasEntry(next)
     // 7.b.iv-v. In O: remove it from the result; not in O: add it.
-    if (O.has(next)) {
-      if (alreadyInResult) result.delete(next)
-    } else if (!alreadyInResult) result.set(next, undefined)
+    if (O.hasEntry(next)) {
+      if (alreadyInResult) result.deleteEntry(next)
+    } else if (!alreadyInResult) result.setEntry(next, undefined)
   }
 }
 
@@ -618,11 +621,11 @@ function* SetProto_symmetricDifference(realm: Realm, thisArg: Value, args: Reado
 function* SetProto_isSubsetOf(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = thisSet(thisArg, "Set.prototype.isSubsetOf")
   const otherRec = yield* GetSetRecord(realm, args[0], "Set.prototype.isSubsetOf")
-  if (O.size > otherRec.size) return false
+  if (O.entryCount > otherRec.size) return false
   const cursor = new CollectionIterator(null, "Set Iterator", O, "value")
   try {
     for (let i = cursor.advance(); i >= 0; i = cursor.advance()) {
-      if (!(yield* OtherHas(otherRec, O.keys[i] as Value))) return false
+      if (!(yield* OtherHas(otherRec, O.entryKeys[i] as Value))) return false
     }
   } finally {
     cursor.finish()
@@ -634,12 +637,12 @@ function* SetProto_isSubsetOf(realm: Realm, thisArg: Value, args: ReadonlyArray<
 function* SetProto_isSupersetOf(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = thisSet(thisArg, "Set.prototype.isSupersetOf")
   const otherRec = yield* GetSetRecord(realm, args[0], "Set.prototype.isSupersetOf")
-  if (O.size < otherRec.size) return false
+  if (O.entryCount < otherRec.size) return false
   const keysIter = yield* GetKeysIterator(otherRec)
   for (;;) {
     const next = yield* IteratorStepValue(keysIter)
     if (next === DONE) return true
-    if (!O.has(next)) {
+    if (!O.hasEntry(next)) {
       yield* IteratorClose(realm, keysIter)
       return false
     }
@@ -650,11 +653,11 @@ function* SetProto_isSupersetOf(realm: Realm, thisArg: Value, args: ReadonlyArra
 function* SetProto_isDisjointFrom(realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): Task<Value> {
   const O = thisSet(thisArg, "Set.prototype.isDisjointFrom")
   const otherRec = yield* GetSetRecord(realm, args[0], "Set.prototype.isDisjointFrom")
-  if (O.size <= otherRec.size) {
+  if (O.entryCount <= otherRec.size) {
     const cursor = new CollectionIterator(null, "Set Iterator", O, "value")
     try {
       for (let i = cursor.advance(); i >= 0; i = cursor.advance()) {
-        if (yield* OtherHas(otherRec, O.keys[i] as Value)) return false
+        if (yield* OtherHas(otherRec, O.entryKeys[i] as Value)) return false
       }
     } finally {
       cursor.finish()
@@ -665,7 +668,7 @@ function* SetProto_isDisjointFrom(realm: Realm, thisArg: Value, args: ReadonlyAr
   for (;;) {
     const next = yield* IteratorStepValue(keysIter)
     if (next === DONE) return true
-    if (O.has(next)) {
+    if (O.hasEntry(next)) {
       yield* IteratorClose(realm, keysIter)
       return false
     }

@@ -114,11 +114,11 @@ function* CloneObject(s: CloneState, value: JSObject): Task<Value> {
     const isMap = value instanceof MapObject
     const target = remember(isMap ? new MapObject(realm.intrinsic("%Map.prototype%")) : new SetObject(realm.intrinsic("%Set.prototype%")))
     const keys = value.liveKeys()
-    const values = isMap ? keys.map((k) => value.get(k)) : []
+    const values = isMap ? keys.map((k) => value.getEntry(k)) : []
     for (let i = 0; i < keys.length; i++) {
       const k = yield* Clone(s, keys[i])
       const v = isMap ? yield* Clone(s, values[i]) : undefined
-      if (!target.has(k)) target.set(k, v)
+      if (!target.hasEntry(k)) target.setEntry(k, v)
     }
     return target
   }

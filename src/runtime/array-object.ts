@@ -62,7 +62,7 @@ export class ArrayObject extends JSObject {
     const els = this.elements
     if (els === null) return
     chargeMemory(Cost.property * els.length)
-    const rest = [...this.properties]
+    const rest = [...this.properties.entries()]
     this.properties.clear()
     for (let i = 0; i < els.length; i++) {
       const v = els[i]

@@ -1,6 +1,6 @@
 /**
  * The sandbox object: ordinary objects and their internal methods (ECMA-262 §10.1), the base of every exotic kind.
- * Own properties live in an insertion-ordered PropertyStore (property-store.ts); `OwnPropertyKeys` puts array indices first in ascending order,
+ * Own properties live in the object, an insertion-ordered PropertyStore (property-store.ts); `OwnPropertyKeys` puts array indices first in ascending order,
  * then strings, then symbols, as JavaScript requires. Exotic objects (arrays, string wrappers, typed arrays)
  * override the internal methods. Without Proxy, only [[Get]] and [[Set]] can reach user code (accessors), so only
  * they are Tasks; engines use `lookup` for their fast paths.
@@ -29,16 +29,20 @@ export interface PrivateElement {
   readonly set: JSObject | undefined
 }
 
-export class JSObject {
+export class JSObject extends PropertyStore {
   proto: JSObject | null
   extensible = true
-  /** Own properties. A twin in a realm fork starts with a stand-in that swaps in a real store on first use (realm-fork.ts). */
-  properties: OwnProperties = new PropertyStore()
+  /**
+   * Own properties: the object itself, except in a twin of a realm fork, which starts with a stand-in that swaps
+   * in the object on first use (realm-fork.ts).
+   */
+  properties: OwnProperties = this
   /** The spec's class-like tag ([[ErrorData]], [[BooleanData]]...) used by brand checks and Object.prototype.toString. */
   kind: string = "Object"
   privateElements: Map<PrivateName, PrivateElement> | undefined = undefined
 
   constructor(proto: JSObject | null) {
+    super()
     this.proto = proto
     chargeMemory(Cost.object)
   }

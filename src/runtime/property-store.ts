@@ -108,6 +108,9 @@ const newSlots = (n: number): Slot[] => {
   return slots
 }
 
+/** The slots of every object without keys (most arrays and functions): written only once a first key gets its own. */
+const NO_SLOTS: Slot[] = []
+
 /** The value a looked-up slot holds, undefined when absent (an accessor's record holds none: rule those out first). */
 export const slotValue = (s: Value | Property | Absent): Value => (s === ABSENT ? undefined : s instanceof Property ? s.value : s)
 
@@ -133,13 +136,18 @@ export interface OwnProperties {
   keys(): IterableIterator<PropertyKey>
   values(): IterableIterator<Property>
   entries(): IterableIterator<[PropertyKey, Property]>
-  [Symbol.iterator](): IterableIterator<[PropertyKey, Property]>
   forEach(f: (p: Property, key: PropertyKey) => void): void
 }
 
+/**
+ * Ordinary own properties. Every JSObject is one (object.ts extends it): a separate store was an allocation per
+ * object, a third of what a small object cost. Nothing but `properties` may call these methods on an object, as a
+ * realm fork's twin keeps its properties in a stand-in until first use (realm-fork.ts).
+ */
 export class PropertyStore implements OwnProperties {
   private shape: Shape = emptyShape
-  private slots: Slot[] = []
+  /** Not `slots`: exotic objects have internal slots of that name. */
+  private slotValues: Slot[] = NO_SLOTS
   private dict: Map<PropertyKey, Property> | undefined = undefined
 
   get size(): number {
@@ -150,23 +158,23 @@ export class PropertyStore implements OwnProperties {
     if (this.dict !== undefined) return this.dict.get(key)
     const i = this.shape.indexOf(key)
     if (i < 0) return undefined
-    const s = this.slots[i]!
+    const s = this.slotValues[i]!
     if (s instanceof Property) return s
     const p = Property.data(s)
-    this.slots[i] = p
+    this.slotValues[i] = p
     return p
   }
 
   peek(key: PropertyKey): Property | undefined {
     if (this.dict !== undefined) return this.dict.get(key)
     const i = this.shape.indexOf(key)
-    return i < 0 ? undefined : recordOf(this.slots[i]!)
+    return i < 0 ? undefined : recordOf(this.slotValues[i]!)
   }
 
   read(key: PropertyKey): Value | Property | Absent {
     if (this.dict !== undefined) return this.dict.get(key) ?? ABSENT
     const i = this.shape.indexOf(key)
-    return i < 0 ? ABSENT : this.slots[i]!
+    return i < 0 ? ABSENT : this.slotValues[i]!
   }
 
   write(key: PropertyKey, v: Value): void {
@@ -175,9 +183,9 @@ export class PropertyStore implements OwnProperties {
       return
     }
     const i = this.shape.indexOf(key)
-    const s = this.slots[i]
+    const s = this.slotValues[i]
     if (s instanceof Property) s.value = v
-    else this.slots[i] = v
+    else this.slotValues[i] = v
   }
 
   add(key: PropertyKey, v: Value): void {
@@ -192,7 +200,7 @@ export class PropertyStore implements OwnProperties {
       return this
     }
     const i = this.shape.indexOf(key)
-    if (i >= 0) this.slots[i] = p
+    if (i >= 0) this.slotValues[i] = p
     else if (this.shape.keys.length >= MAX_SHAPE_KEYS) this.toDictionary().set(key, p)
     else this.append(key, p)
     return this
@@ -201,12 +209,12 @@ export class PropertyStore implements OwnProperties {
   private append(key: PropertyKey, s: Slot): void {
     const i = this.shape.keys.length
     this.shape = this.shape.with(key)
-    if (i === 0) this.slots = newSlots(this.shape.width)
-    else if (i === this.slots.length) {
+    if (i === 0) this.slotValues = newSlots(this.shape.width)
+    else if (i === this.slotValues.length) {
       const first = this.shape.first
       if (first.width <= i) first.width = Math.min(i + 1, MAX_SHAPE_KEYS)
     }
-    this.slots[i] = s
+    this.slotValues[i] = s
   }
 
   has(key: PropertyKey): boolean {
@@ -220,7 +228,7 @@ export class PropertyStore implements OwnProperties {
 
   clear(): void {
     this.shape = emptyShape
-    this.slots = []
+    this.slotValues = NO_SLOTS
     this.dict = undefined
   }
 
@@ -240,17 +248,13 @@ export class PropertyStore implements OwnProperties {
     return this.shape.keys.map((k, i): [PropertyKey, Property] => [k, records[i]!]).values()
   }
 
-  [Symbol.iterator](): IterableIterator<[PropertyKey, Property]> {
-    return this.entries()
-  }
-
   forEach(f: (p: Property, key: PropertyKey) => void): void {
     for (const [k, p] of this.entries()) f(p, k)
   }
 
   /** Every slot as a live record (iterating hands them out). */
   private records(): Property[] {
-    const slots = this.slots
+    const slots = this.slotValues
     const n = this.shape.keys.length
     const out: Property[] = new Array(n)
     for (let i = 0; i < n; i++) {
@@ -267,7 +271,7 @@ export class PropertyStore implements OwnProperties {
     this.shape.keys.forEach((k, i) => dict.set(k, records[i]!))
     this.dict = dict
     this.shape = emptyShape
-    this.slots = []
+    this.slotValues = NO_SLOTS
     return dict
   }
 }

@@ -289,9 +289,6 @@ export class ForkedProperties implements OwnProperties {
   entries(): IterableIterator<[PropertyKey, Property]> {
     return this.materialize().entries()
   }
-  [Symbol.iterator](): IterableIterator<[PropertyKey, Property]> {
-    return this.materialize()[Symbol.iterator]()
-  }
 }
 
 /** The properties a sealed template object is left with: any use of them is a bug that would leak across runs. */
@@ -313,8 +310,7 @@ class PoisonedProperties implements OwnProperties {
   clear = fail
   keys = fail
   values = fail
-  entries = fail;
-  [Symbol.iterator] = fail
+  entries = fail
   forEach = fail
 }
 

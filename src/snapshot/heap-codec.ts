@@ -379,9 +379,11 @@ export const decodeHeap = <Ctx>(
   }
 
   const checker = registry.checker()
-  const properties = (flat: unknown, where: string): PropertyStore => {
+  /** Fills `owner`, an object being restored and its own property store, with the properties `flat` lists. */
+  const properties = (owner: PropertyStore, flat: unknown, where: string): PropertyStore => {
     if (!Array.isArray(flat)) throw new SnapshotError(`${where}: properties are not a list`)
-    const out = new PropertyStore()
+    const out = owner
+    out.clear()
     for (let i = 0; i < flat.length; ) {
       const key = value(flat[i], where, " key", "")
       const flags = flat[i + 1]
@@ -430,7 +432,7 @@ export const decodeHeap = <Ctx>(
       const o = obj as Record<string, unknown>
       for (let j = 0; j < fields.length; j++) {
         const [name, shape] = fields[j]!
-        o[name] = shape === PROPERTIES ? properties(f[j], `${where}.${name}`) : value(f[j], where, ".", name)
+        o[name] = shape === PROPERTIES ? properties(obj as PropertyStore, f[j], `${where}.${name}`) : value(f[j], where, ".", name)
       }
       continue
     }

@@ -9,7 +9,7 @@
  * has its template object's.
  */
 import { Property } from "../runtime/property.ts"
-import { PropertyStore } from "../runtime/property-store.ts"
+import type { OwnProperties } from "../runtime/property-store.ts"
 import type { Realm } from "../runtime/realm.ts"
 import { NativeFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
@@ -46,18 +46,8 @@ const untouchedFunction = (a: object, b: object, live: Realm, pristine: Realm): 
 
 const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Realm, pristine: Realm): boolean => {
   const seen = new Map<object, object>()
-  const eq = (x: unknown, y: unknown, top: boolean): boolean => {
-    if (typeof x !== "object" || x === null || typeof y !== "object" || y === null) {
-      if (typeof x === "function" || typeof y === "function") return x === y
-      return Object.is(x, y)
-    }
-    if (!top) {
-      const xn = live.intrinsicNames.get(x as never)
-      const yn = pristine.intrinsicNames.get(y as never)
-      if (xn !== undefined || yn !== undefined) return xn === yn
-    }
-    if (seen.get(x) === y) return true
-    seen.set(x, y)
+  /** Two objects' own properties, compared as the Map they stand for: a plain slot equals a record with the default attributes. */
+  const sameProperties = (x: OwnProperties, y: OwnProperties): boolean => {
     if (x instanceof ForkedProperties || y instanceof ForkedProperties) {
       if (x instanceof ForkedProperties && y instanceof ForkedProperties && x.untouched && y.untouched) return x.template === y.template
       if (x instanceof ForkedProperties && y instanceof ForkedProperties && x.template === y.template && !x.materialized && !y.materialized) {
@@ -72,8 +62,26 @@ const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Real
       }
       const xm = x instanceof ForkedProperties ? x.materialize() : x
       const ym = y instanceof ForkedProperties ? y.materialize() : y
-      return eq(xm, ym, top)
+      return sameProperties(xm, ym)
     }
+    if (x.size !== y.size) return false
+    const yk = [...y.keys()]
+    let i = 0
+    for (const k of x.keys()) if (!eq(k, yk[i++], false) || !eq(x.peek(k), y.peek(k), false)) return false
+    return true
+  }
+  const eq = (x: unknown, y: unknown, top: boolean): boolean => {
+    if (typeof x !== "object" || x === null || typeof y !== "object" || y === null) {
+      if (typeof x === "function" || typeof y === "function") return x === y
+      return Object.is(x, y)
+    }
+    if (!top) {
+      const xn = live.intrinsicNames.get(x as never)
+      const yn = pristine.intrinsicNames.get(y as never)
+      if (xn !== undefined || yn !== undefined) return xn === yn
+    }
+    if (seen.get(x) === y) return true
+    seen.set(x, y)
     const proto = Object.getPrototypeOf(x) as object | null
     if (proto !== Object.getPrototypeOf(y)) return false
     if (x instanceof Property) {
@@ -87,15 +95,6 @@ const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Real
         eq(x.get, p.get, false) &&
         eq(x.set, p.set, false)
       )
-    }
-    if (x instanceof PropertyStore) {
-      // Compared as the Map they stand for: a plain slot equals a record with the default attributes.
-      const ys = y as PropertyStore
-      if (x.size !== ys.size) return false
-      const yk = [...ys.keys()]
-      let i = 0
-      for (const k of x.keys()) if (!eq(k, yk[i++], false) || !eq(x.peek(k), ys.peek(k), false)) return false
-      return true
     }
     if (x instanceof Map) {
       const ym = y as Map<unknown, unknown>
@@ -127,7 +126,7 @@ const same = <Ctx>(registry: HeapRegistry<Ctx>, a: object, b: object, live: Real
       for (const [name, shape] of cls.fields) {
         const xv = (x as Record<string, unknown>)[name]
         const yv = (y as Record<string, unknown>)[name]
-        if (shape === PROPERTIES ? !eq(xv, yv, true) : !eq(xv, yv, false)) return false
+        if (shape === PROPERTIES ? !sameProperties(xv as OwnProperties, yv as OwnProperties) : !eq(xv, yv, false)) return false
       }
       return true
     }

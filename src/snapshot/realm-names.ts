@@ -35,7 +35,7 @@ export const nameReachable = (realm: Realm): void => {
     if (unnamed(o.proto)) visit(o.proto, `${base}.[[Prototype]]`)
     // A twin's properties not yet copied are its template object's, named when the template was.
     const properties: unknown = o.properties
-    for (const [key, p] of properties instanceof ForkedProperties ? properties.changes() : o.properties) {
+    for (const [key, p] of properties instanceof ForkedProperties ? properties.changes() : o.properties.entries()) {
       if (p.accessor) {
         if (unnamed(p.get)) visit(p.get, `${base}.${segment(key)}[get]`)
         if (unnamed(p.set)) visit(p.set, `${base}.${segment(key)}[set]`)

@@ -32,15 +32,15 @@ import { arr, bool, capability, int, iterationKind, nat, obj, optObj, str, value
 type Entry = HeapClass<RestoreContext>
 
 const collectionFields = [
-  ["keys", arr(valueOrEmpty)],
-  ["values", arr(value)],
+  ["entryKeys", arr(valueOrEmpty)],
+  ["entryValues", arr(value)],
   ["cursors", arr(inst("CollectionIterator"))],
 ] as const
 
 /** The key index of a collection is derived from its keys: rebuilt, never trusted. */
 const restoreCollection = (c: KeyedCollection): void => {
   const index = new Map<Value, number>()
-  c.keys.forEach((k, i) => {
+  c.entryKeys.forEach((k, i) => {
     if (k === EMPTY) return
     if (index.has(k)) throw new Error("a key appears twice")
     index.set(k, i)
@@ -52,7 +52,7 @@ const collection = (name: string, ctor: Entry["ctor"]): Entry =>
   objectClass(name, ctor, collectionFields, {
     transient: ["index"],
     restore: restoreCollection,
-    validate: (c: KeyedCollection) => (c.keys.length !== c.values.length ? "keys and values differ in length" : undefined),
+    validate: (c: KeyedCollection) => (c.entryKeys.length !== c.entryValues.length ? "keys and values differ in length" : undefined),
   })
 
 export const intrinsicClasses: ReadonlyArray<Entry> = [

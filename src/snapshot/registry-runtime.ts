@@ -55,6 +55,8 @@ export const objectFields: Fields = [
   ["privateElements", opt(map(inst("PrivateName"), privateElement))],
 ]
 
+const STORE_FIELDS = ["shape", "slotValues", "dict"]
+
 /** A JSObject subclass: the object's fields, then its own; its own checks, then the object's (its proto chain). */
 export const objectClass = (
   name: string,
@@ -68,6 +70,8 @@ export const objectClass = (
     ctor,
     fields: [...objectFields, ...own],
     ...extra,
+    // The object's own property store (property-store.ts): saved as `properties`, rebuilt from them.
+    transient: [...STORE_FIELDS, ...(extra.transient ?? [])],
     validate: (o: JSObject, ctx: RestoreContext) => check?.(o, ctx) ?? validateObject(o, ctx),
   }
 }

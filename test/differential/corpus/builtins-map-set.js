@@ -710,3 +710,15 @@ let sum = 0
 for (const k of keys) sum += wm.get(k)
 for (const k of keys.slice(0, 10)) wm.delete(k)
 return [sum, keys.filter((k) => wm.has(k)).length]
+
+// === own-properties-beside-entries
+// An object is its own property store: a Map's or Set's entries and its own properties must stay apart.
+const m = new Map([["a", 1]])
+m.a = 2
+m.size2 = 3
+m.get = function (k) { return "own " + k }
+delete m.a
+const s = new Set(["x"])
+s.x = true
+s.has = 7
+return [m.get("a"), Map.prototype.get.call(m, "a"), m.size, Object.keys(m), m.has("size2"), [...m], s.size, Object.keys(s), Set.prototype.has.call(s, "x"), [...s], JSON.stringify(m), structuredClone(m).size]
