@@ -24,8 +24,8 @@ export type Absent = typeof ABSENT
 
 const MAX_SHAPE_KEYS = 32
 /**
- * Slots an object gets with its first key, until objects starting with that key are seen to need more: an
- * array grown by push from empty would reserve 17.
+ * Slots the first object starting with a key gets (an array grown by push from empty would reserve 17); later
+ * ones get as many as the most keys such an object has had.
  */
 const INITIAL_WIDTH = 4
 /** Keys up to this many are found by a scan; a longer shape builds an index. */
@@ -43,8 +43,11 @@ class Shape {
   readonly keys: readonly PropertyKey[]
   /** The one-key shape this one grew from: it keeps how many slots objects starting with that key came to need. */
   readonly first: Shape
-  /** In a one-key shape: the slots to allocate for an object gaining its first key. */
-  width = INITIAL_WIDTH
+  /**
+   * In a one-key shape: the most keys an object starting with this key has had (0 before the first), which is how
+   * many slots the next such object gets: objects of a kind mostly have the same keys, and a spare slot is 8 bytes.
+   */
+  width = 0
   private readonly shared: boolean
   /** The first transition made from this shape, looked up without hashing: usually the only one. */
   private nextKey: PropertyKey | undefined = undefined
@@ -99,10 +102,19 @@ let emptyShape = new Shape([], undefined, true)
 
 /**
  * Slots holding a non-number first, so that storing a fraction does not turn them into an array of doubles (which
- * a later object would turn back); the common width as a literal, which is cheapest to allocate.
+ * a later object would turn back); the common widths as literals, which are cheapest to allocate and not holey.
  */
 const newSlots = (n: number): Slot[] => {
-  if (n === INITIAL_WIDTH) return [undefined, undefined, undefined, undefined]
+  switch (n) {
+    case 1:
+      return [undefined]
+    case 2:
+      return [undefined, undefined]
+    case 3:
+      return [undefined, undefined, undefined]
+    case 4:
+      return [undefined, undefined, undefined, undefined]
+  }
   const slots = new Array<Slot>(n)
   slots[0] = undefined
   return slots
@@ -208,12 +220,10 @@ export class PropertyStore implements OwnProperties {
 
   private append(key: PropertyKey, s: Slot): void {
     const i = this.shape.keys.length
-    this.shape = this.shape.with(key)
-    if (i === 0) this.slotValues = newSlots(this.shape.width)
-    else if (i === this.slotValues.length) {
-      const first = this.shape.first
-      if (first.width <= i) first.width = Math.min(i + 1, MAX_SHAPE_KEYS)
-    }
+    const shape = (this.shape = this.shape.with(key))
+    const first = shape.first
+    if (i === 0) this.slotValues = newSlots(first.width === 0 ? INITIAL_WIDTH : first.width)
+    if (first.width <= i) first.width = i + 1
     this.slotValues[i] = s
   }
 
