@@ -167,13 +167,12 @@ export class Ownership extends Context.Service<
         })
 
       const resume = Effect.fn("Ownership.resume")(function* (tenant: string, id: string) {
-        // The tenant's tools are read beside the claim, not after it (one round trip less before the run continues);
-        // the claimed row's `tools` filter is applied to them here.
-        const [claimed, everything] = yield* Effect.all([store.claim(tenant, id, me, config.leaseMs), registry.all(tenant)], { concurrency: 2 })
+        // The claim reads the tenant's tools with the run; the claimed row's `tools` filter is applied to them here.
+        const claimed = yield* store.claim(tenant, id, me, config.leaseMs)
         if (claimed === undefined) return undefined
         metrics.resumed()
         yield* notifications.sentWith({ type: "changed", runId: id })
-        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, everything, claimed.journal) }
+        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, claimed.registrations, claimed.journal) }
       })
 
       const wake = (id: string): Effect.Effect<void> =>
@@ -183,7 +182,7 @@ export class Ownership extends Context.Service<
           if (claimed === undefined) return
           metrics.resumed()
           yield* notifications.sentWith({ type: "changed", runId: id })
-          yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, undefined, claimed.journal)
+          yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, claimed.registrations, claimed.journal)
         }).pipe(Effect.catch((e) => Effect.logWarning(`could not resume run ${id}`, e)))
 
       /** A run whose replica died: continued here, or failed when that is not safe. */

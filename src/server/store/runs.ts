@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
 import type { RecordedCalls } from "./calls.ts"
+import type { Registrations } from "./tools.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
 /** A suspend or cancel request for the replica executing a run, and that replica's answer. */
@@ -74,6 +75,8 @@ export interface Claimed {
   readonly seal: string | null
   /** Its journal, read with the claim; undefined when it has more than `CLAIM_JOURNAL_KEYS` calls. */
   readonly journal: RecordedCalls | undefined
+  /** Its tenant's tools and namespaces (`ToolStore.all`), read with the claim: the run's `tools` filter selects from them. */
+  readonly registrations: Registrations
 }
 
 export interface NewRun {
@@ -156,7 +159,7 @@ export interface CancelledCall {
  * A running run whose owner stopped renewing its lease, now taken by this replica. Its journal is read call by
  * call: from a checkpoint, settled calls are replayed too, and those are the entries a claim does not carry.
  */
-export interface TakenOver extends Omit<Claimed, "journal"> {
+export interface TakenOver extends Omit<Claimed, "journal" | "registrations"> {
   /** The checkpoint to continue from; undefined when the run never saved one (it starts again from its code). */
   readonly checkpoint: Uint8Array | undefined
   readonly attempts: number

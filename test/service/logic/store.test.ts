@@ -218,6 +218,23 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a claim reads its tenant's tools and namespaces with the run, as ToolStore.all gives them", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const tools = yield* ToolStore
+          const tenant = `claims-${++counter}`
+          yield* tools.put(tenant, "orders.lookup", { description: "d", input: { type: "object" }, url: "http://127.0.0.1/x", mode: "idempotent" }, "s1")
+          yield* tools.putNamespace(tenant, "orders", "Orders")
+          yield* tools.put("other", "other.tool", { description: "o", input: {}, url: "http://127.0.0.1/y", mode: "plain" }, "s2")
+          const run = newRun("a", 60_000, tenant)
+          yield* runs.insert(run)
+          yield* runs.suspend(run.id, "a", bytes("s"), null, START)
+          const claimed = yield* runs.claim(tenant, run.id, "b", 60_000)
+          assert.deepStrictEqual(claimed?.registrations, yield* tools.all(tenant))
+          assert.deepStrictEqual(claimed?.registrations.tools.map((t) => [t.path, t.mode, t.secret]), [["orders.lookup", "idempotent", "s1"]])
+        }),
+      )
+
       it.effect("an auto-suspended run wakes when a durable call it waits on completes, and is claimed once", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

@@ -21,6 +21,7 @@ import {
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../calls.ts"
 import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
+import { registrationsOf } from "./tools.ts"
 
 const toRow = (r: RunRecord, now: number): RunRow => ({
   id: r.id,
@@ -92,7 +93,13 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         r.autoResume = false
         r.wake = false
         appendEvent(tables, r.id, "run.resumed", { owner, ...event }, now)
-        return { row: toRow(r, now), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal: journalOf(r.id) }
+        return {
+          row: toRow(r, now),
+          snapshot: r.snapshot ?? new Uint8Array(),
+          seal: r.seal,
+          journal: journalOf(r.id),
+          registrations: registrationsOf(tables, r.tenant, now),
+        }
       })
 
     const newRecord = (run: Omit<NewRun, "leaseMs">, now: number): RunRecord => ({

@@ -2,20 +2,32 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
-import { jsonb, MemoryDatabase, tenantKey } from "./database.ts"
+import { type Registrations, ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
+import { jsonb, MemoryDatabase, type Tables, tenantKey } from "./database.ts"
 
 const byPath = <A extends { readonly path: string }>(a: A, b: A) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+const ofTenant = (tables: Tables, tenant: string) => [...tables.tools.values()].filter((t) => t.tenant === tenant).sort(byPath)
+
+/** `ToolStore.all` at `now`: a claim reads it with the run it takes. */
+export const registrationsOf = (tables: Tables, tenant: string, now: number): Registrations => ({
+  tools: ofTenant(tables, tenant).map(({ tenant: _, previousUntil, ...tool }) => ({
+    ...tool,
+    previousSecret: previousUntil !== undefined && previousUntil > now ? tool.previousSecret : undefined,
+  })),
+  namespaces: [...tables.namespaces.values()]
+    .filter((n) => n.tenant === tenant)
+    .sort(byPath)
+    .map((n) => ({ path: n.path, description: n.description })),
+})
 
 export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect(
   ToolStore,
   Effect.gen(function* () {
     const tables = yield* MemoryDatabase
-    const ofTenant = (tenant: string) => [...tables.tools.values()].filter((t) => t.tenant === tenant).sort(byPath)
     return ToolStore.of({
       put: (tenant, path, tool, secret) =>
         Effect.suspend(() => {
-          const clash = ofTenant(tenant).find((t) => t.path !== path && (t.path.startsWith(path + ".") || path.startsWith(t.path + ".")))
+          const clash = ofTenant(tables, tenant).find((t) => t.path !== path && (t.path.startsWith(path + ".") || path.startsWith(t.path + ".")))
           if (clash !== undefined) return Effect.fail(new ToolPathConflict({ path, existing: clash.path }))
           const existing = tables.tools.get(tenantKey(tenant, path))
           const kept = existing?.secret ?? secret
@@ -47,17 +59,7 @@ export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect
       putNamespace: (tenant, path, description) =>
         Effect.sync(() => void tables.namespaces.set(tenantKey(tenant, path), { tenant, path, description })),
       removeNamespace: (tenant, path) => Effect.sync(() => tables.namespaces.delete(tenantKey(tenant, path))),
-      all: (tenant) =>
-        Effect.map(Clock.currentTimeMillis, (now) => ({
-          tools: ofTenant(tenant).map(({ tenant: _, previousUntil, ...tool }) => ({
-            ...tool,
-            previousSecret: previousUntil !== undefined && previousUntil > now ? tool.previousSecret : undefined,
-          })),
-          namespaces: [...tables.namespaces.values()]
-            .filter((n) => n.tenant === tenant)
-            .sort(byPath)
-            .map((n) => ({ path: n.path, description: n.description })),
-        })),
+      all: (tenant) => Effect.map(Clock.currentTimeMillis, (now) => registrationsOf(tables, tenant, now)),
     })
   }),
 )

@@ -31,6 +31,7 @@ import { CLAIM_JOURNAL_KEYS } from "../calls.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { Journal } from "./calls.ts"
 import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
+import { Registered, registrationColumns, registrations } from "./tools.ts"
 
 const RunColumns = {
   id: Schema.String,
@@ -54,7 +55,11 @@ const RunColumns = {
 }
 const RunRaw = Schema.Struct(RunColumns)
 const WithSnapshot = Schema.Struct({ ...RunColumns, snapshot: Schema.NullOr(Schema.Uint8Array), seal: Schema.NullOr(Schema.String) })
-const ClaimedRaw = Schema.Struct({ ...WithSnapshot.fields, journal: Schema.NullOr(Schema.Record(Schema.String, Schema.NullOr(Journal))) })
+const ClaimedRaw = Schema.Struct({
+  ...WithSnapshot.fields,
+  ...Registered.fields,
+  journal: Schema.NullOr(Schema.Record(Schema.String, Schema.NullOr(Journal))),
+})
 const Finished = Schema.Struct({ ...RunColumns, locations: Schema.NullOr(Schema.Record(Schema.String, SourceLocation)) })
 const Recovered = Schema.Struct({
   ...RunColumns,
@@ -352,7 +357,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             WHERE ${where}
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.resumed', ${json({ owner, ...event })} FROM r)
-          SELECT ${columns}, snapshot, seal,
+          SELECT ${columns}, snapshot, seal, ${registrationColumns(sql, "r.tenant")},
             (SELECT CASE WHEN count(*) <= ${CLAIM_JOURNAL_KEYS} THEN coalesce(jsonb_object_agg(j.key, CASE WHEN j.state = 'settled' THEN NULL
                 ELSE jsonb_build_object('path', j.path, 'mode', j.mode, 'input', j.input, 'state', j.state, 'data', j.data, 'outcome', j.outcome) END), '{}') END
               FROM (SELECT key, path, mode, input, state, data, outcome FROM calls WHERE run_id = r.id LIMIT ${CLAIM_JOURNAL_KEYS + 1}) j) AS journal
@@ -360,7 +365,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         const r = (yield* decodeRows(ClaimedRaw)(raw))[0]
         if (r === undefined) return undefined
         const journal = r.journal === null ? undefined : new Map(Object.entries(r.journal))
-        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal }
+        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal, registrations: registrations(r) }
       })
 
     const claim = Effect.fn("RunStore.claim")(function* (tenant: string, id: string, owner: string, leaseMs: number) {

@@ -5,8 +5,9 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
 import { Namespace, type RegisterTool, ToolMode } from "../../api.ts"
-import { ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
+import { type Registrations, ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
@@ -22,7 +23,9 @@ const ToolRaw = Schema.Struct({
   secret: Schema.String,
   previous_secret: Schema.optionalKey(Schema.NullOr(Schema.String)),
 })
-const All = Schema.Struct({ tenant: Schema.String, tools: Schema.Array(ToolRaw), namespaces: Schema.Array(Namespace) })
+/** The columns `registrationColumns` reads. */
+export const Registered = Schema.Struct({ registered_tools: Schema.Array(ToolRaw), registered_namespaces: Schema.Array(Namespace) })
+const All = Schema.Struct({ tenant: Schema.String, ...Registered.fields })
 const Path = Schema.Struct({ path: Schema.String })
 const Secret = Schema.Struct({ secret: Schema.String })
 
@@ -38,6 +41,22 @@ const toRow = (r: typeof ToolRaw.Type): ToolRow => ({
   secret: r.secret,
   previousSecret: r.previous_secret ?? undefined,
 })
+
+export const registrations = (r: typeof Registered.Type): Registrations => ({
+  tools: r.registered_tools.map(toRow),
+  namespaces: r.registered_namespaces,
+})
+
+/**
+ * `ToolStore.all` as two columns of a statement (decoded by `Registered`), for the tenant
+ * the column or value `tenant` names: a claim reads them with the run it takes.
+ */
+export const registrationColumns = (sql: SqlClient.SqlClient, tenant: string): Statement.Fragment => sql`
+  (SELECT coalesce(json_agg(to_jsonb(t) || jsonb_build_object('previous_secret',
+     CASE WHEN t.previous_secret_until > now() THEN t.previous_secret END) ORDER BY t.path), '[]')
+     FROM tools t WHERE t.tenant = ${sql.literal(tenant)}) AS registered_tools,
+  (SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
+     FROM namespaces n WHERE n.tenant = ${sql.literal(tenant)}) AS registered_namespaces`
 
 export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   ToolStore,
@@ -106,15 +125,10 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
     const allOf = Effect.fn("ToolStore.all")(function* (tenants: ReadonlyArray<string>) {
       const rows = yield* decodeRows(All)(
         yield* sql`
-          SELECT q.tenant,
-            (SELECT coalesce(json_agg(to_jsonb(t) || jsonb_build_object('previous_secret',
-               CASE WHEN t.previous_secret_until > now() THEN t.previous_secret END) ORDER BY t.path), '[]')
-               FROM tools t WHERE t.tenant = q.tenant) AS tools,
-            (SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
-               FROM namespaces n WHERE n.tenant = q.tenant) AS namespaces
+          SELECT q.tenant, ${registrationColumns(sql, "q.tenant")}
           FROM jsonb_array_elements_text(${pg.json([...new Set(tenants)])}) AS q(tenant)`,
       )
-      const byTenant = new Map(rows.map((r) => [r.tenant, { tools: r.tools.map(toRow), namespaces: r.namespaces }]))
+      const byTenant = new Map(rows.map((r) => [r.tenant, registrations(r)]))
       return tenants.map((tenant) => byTenant.get(tenant)!)
     })
     const all = batched(yield* Scope.Scope, MAX_BATCH, (tenant: string) => Effect.map(allOf([tenant]), (r) => r[0]!), allOf)
