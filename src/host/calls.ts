@@ -15,7 +15,6 @@
  * durable call reconnects through `wait` (it already passed). `after` runs once, when the call really ends.
  */
 import * as Effect from "effect/Effect"
-import * as Queue from "effect/Queue"
 import { DataError, hostToData, toData, type DataValue } from "./data.ts"
 import { dispatchTool, type CallOutcome, type DispatchOptions } from "./dispatch.ts"
 import { failure } from "./host-failure.ts"
@@ -25,6 +24,7 @@ import type { BlockingCall } from "./suspend-error.ts"
 import type { Hooks } from "./hooks.ts"
 import type { CallEntry, LoopEvent, OutcomeEvent } from "./run-state.ts"
 import type { ToolEntry } from "./tree.ts"
+import type { Mailbox } from "./mailbox.ts"
 
 /** What starting a call needs of its runtime. */
 export interface CallHost {
@@ -122,14 +122,14 @@ const callEffect = (ctx: CallHost, entry: CallEntry): Effect.Effect<CallOutcome,
 export const startCall = (
   ctx: CallHost,
   entry: CallEntry,
-  events: Queue.Queue<LoopEvent>,
+  events: Mailbox<LoopEvent>,
   extension?: Effect.Effect<CallOutcome, never, unknown>,
 ): Effect.Effect<void, never, unknown> =>
   Effect.gen(function* () {
     if (extension !== undefined) entry.state = "running"
     const fiber = yield* Effect.forkDetach(
       (extension ?? callEffect(ctx, entry)).pipe(
-        Effect.flatMap((outcome) => Queue.offer(events, { _tag: "outcome", callId: entry.callId, outcome } satisfies OutcomeEvent)),
+        Effect.map((outcome) => events.offer({ _tag: "outcome", callId: entry.callId, outcome } satisfies OutcomeEvent)),
         Effect.asVoid,
       ),
       { startImmediately: true },

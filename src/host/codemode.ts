@@ -11,7 +11,6 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Queue from "effect/Queue"
 import { newRealm } from "./realm-template.ts"
 import { Interpreter } from "../interpreter/index.ts"
 import { buildCatalog, type CatalogEntry } from "./catalog.ts"
@@ -40,6 +39,7 @@ import { prepareVmRealm, type VmContext } from "./vm-session.ts"
 import { makeRegistry } from "../snapshot/registry.ts"
 import { checkSnapshotKey, type SnapshotKey } from "../snapshot/signature.ts"
 import { measureHeap } from "../runtime/heap-size.ts"
+import { Mailbox } from "./mailbox.ts"
 
 /**
  * Which evaluator runs programs.
@@ -258,7 +258,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
             yieldSoon: () => interpreter.yieldSoon(),
           },
         }
-        return Effect.flatMap(Queue.unbounded<LoopEvent>(), (events) => runLoop(callHost, state, engine, events))
+        return runLoop(callHost, state, engine, new Mailbox<LoopEvent>())
       })
     })
 

@@ -16,10 +16,8 @@
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
-import * as Queue from "effect/Queue"
 import { Termination } from "../runtime/completion.ts"
 import { runMetered } from "../runtime/memory.ts"
 import { runPolled } from "../runtime/interrupt.ts"
@@ -31,6 +29,7 @@ import type { Result } from "./result.ts"
 import { describeHostError, finish, terminationDiagnostic, timeoutDiagnostic, uncaughtDiagnostic, type Ending } from "./run-ending.ts"
 import { newEntry, type LoopEvent, type RunState } from "./run-state.ts"
 import { settleCall } from "./sandbox-extensions.ts"
+import type { Mailbox } from "./mailbox.ts"
 
 /** Steps per slice: small enough to notice a timeout or an interruption within a millisecond or so. */
 export const SLICE_STEPS = 20_000
@@ -88,16 +87,11 @@ const ended = (error: string | Diagnostic): { readonly _tag: "ended"; readonly e
   ending: { ok: false, error: typeof error === "string" ? diagnostic("ExecutionFailure", error) : error },
 })
 
-const takeNow = (events: Queue.Queue<LoopEvent>): LoopEvent | undefined => {
-  const exit = Queue.takeUnsafe(events)
-  return exit !== undefined && Exit.isSuccess(exit) ? exit.value : undefined
-}
-
 export const runLoop = <S = never>(
   host: CallHost,
   run: RunState,
   engine: LoopEngine<S>,
-  events: Queue.Queue<LoopEvent>,
+  events: Mailbox<LoopEvent>,
 ): Effect.Effect<Result | S, never, unknown> =>
   Effect.gen(function* () {
     const clock = yield* Clock.clockWith(Effect.succeed)
@@ -126,7 +120,7 @@ export const runLoop = <S = never>(
 
     /** Moves every outcome that arrived into the inbox (a settled call no longer blocks a suspend). */
     const absorb = (event: LoopEvent | undefined): void => {
-      for (let e = event; e !== undefined; e = takeNow(events)) {
+      for (let e = event; e !== undefined; e = events.poll()) {
         if (e._tag !== "outcome") continue
         const entry = run.calls.get(e.callId)
         if (entry === undefined || entry.state === "settled" || entry.detached) continue
@@ -211,7 +205,7 @@ export const runLoop = <S = never>(
         if (status.kind === "threw") return ended(uncaughtDiagnostic(run.realm, status.value))
         const t = now()
         if (deadline !== undefined && t >= deadline) return ended(timeoutDiagnostic(limits))
-        absorb(takeNow(events))
+        absorb(events.poll())
         if (status.kind === "yielded") {
           yield* Effect.yieldNow
           continue
@@ -226,8 +220,8 @@ export const runLoop = <S = never>(
         if (run.calls.size === 0) return ended("The program is waiting on a promise that can never settle")
         const next =
           deadline === undefined
-            ? Option.some(yield* Queue.take(events))
-            : yield* Queue.take(events).pipe(Effect.timeoutOption(Math.max(0, deadline - t)))
+            ? Option.some(yield* events.take)
+            : yield* events.take.pipe(Effect.timeoutOption(Math.max(0, deadline - t)))
         if (Option.isNone(next)) return ended(timeoutDiagnostic(limits))
         absorb(next.value)
       }

@@ -19,7 +19,6 @@ import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Queue from "effect/Queue"
 import { checkCached } from "./program-cache.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { fromBytes, type Snapshot } from "../snapshot/format.ts"
@@ -32,6 +31,7 @@ import type { SuspendError } from "./suspend-error.ts"
 import type { LoopEvent } from "./run-state.ts"
 import { runSession, type Outcome, type RunObserver, type SuspendOptions, type SuspendRequest } from "./vm-run.ts"
 import { newSession, restoreSession, type Session, type VmContext } from "./vm-session.ts"
+import { Mailbox } from "./mailbox.ts"
 
 /**
  * A program of a VM runtime; `R` is what its tools and hooks require.
@@ -61,7 +61,7 @@ class ProgramImpl implements Program<unknown> {
   private readonly started = Deferred.makeUnsafe<void>()
   private outcome: Outcome | undefined = undefined
   private readonly requests: Array<SuspendRequest> = []
-  private readonly events = Effect.runSync(Queue.unbounded<LoopEvent>())
+  private readonly events = new Mailbox<LoopEvent>()
   private readonly ctx: VmContext
   private readonly open: Opener
   private readonly observer: RunObserver | undefined
@@ -112,7 +112,7 @@ class ProgramImpl implements Program<unknown> {
           if (this.state === "ended") return this.outcome === undefined ? Effect.interrupt : Effect.succeed(this.outcome)
           const reply = Deferred.makeUnsafe<Outcome, SuspendError>()
           this.requests.push({ options, checkpoint, reply })
-          Queue.offerUnsafe(this.events, { _tag: "wake" })
+          this.events.offer({ _tag: "wake" })
           return Deferred.await(reply)
         }),
       ),

@@ -16,7 +16,6 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import type * as Queue from "effect/Queue"
 import { SnapshotError } from "../snapshot/errors.ts"
 import { fromBytes, toBytes, type Snapshot } from "../snapshot/format.ts"
 import { liveNativeFrame } from "../vm/state.ts"
@@ -28,6 +27,7 @@ import { describeHostError, type Ending } from "./run-ending.ts"
 import type { LoopEvent } from "./run-state.ts"
 import { SuspendError } from "./suspend-error.ts"
 import { captureSession, restoreSession, type Session, type VmContext } from "./vm-session.ts"
+import type { Mailbox } from "./mailbox.ts"
 
 /**
  * A suspended run: what `run()` and `suspend()` return when the run stopped to be resumed later.
@@ -107,7 +107,7 @@ const ROUNDTRIP_MAX_GAP = 64
 export const runSession = (
   ctx: VmContext,
   s: Session,
-  events: Queue.Queue<LoopEvent>,
+  events: Mailbox<LoopEvent>,
   requests: Array<SuspendRequest>,
   observer: RunObserver | undefined,
 ): Effect.Effect<Outcome, never, unknown> =>
