@@ -11,6 +11,7 @@ import type * as PgClient from "@effect/sql-pg/PgClient"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as References from "effect/References"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import { createServer } from "node:http"
@@ -89,6 +90,8 @@ export const layer = (options: ServerOptions = {}) =>
     Layer.provideMerge(listen),
     Layer.provideMerge(services(options)),
     Layer.provideMerge(Layer.merge(Database.layer, options.executor ?? Isolation.layer)),
+    // Nothing exports spans: tracing only cost every request and statement a span it made and dropped.
+    Layer.provide(Layer.succeed(References.TracerEnabled, false)),
   )
 
 /** Prints where the server listens, once it does (the child-process tests read this line). */
