@@ -151,6 +151,8 @@ export class Runs extends Context.Service<
 
       /** Long-polls a run that may execute on any replica: on every notice about it, and on a poll. */
       const getRun = Effect.fn("Runs.get")(function* (tenant: string, id: string, waitMs = 0) {
+        // Most reads do not wait: they need no subscription to the notices.
+        if (waitMs <= 0) return yield* view(yield* load(tenant, id))
         const deadline = (yield* Clock.currentTimeMillis) + waitMs
         return yield* Effect.scoped(
           Effect.gen(function* () {
