@@ -42,8 +42,9 @@ export type MethodRow = readonly [key: PropertyKey, impl: NativeImpl, length: nu
 
 /** Installs methods (writable, configurable, not enumerable) on `target`, named `%<owner>.<key>%`. */
 export const defineMethods = (realm: Realm, target: JSObject, ownerName: string, rows: ReadonlyArray<MethodRow>): void => {
+  const owner = bare(ownerName)
   for (const [key, impl, length] of rows) {
-    const id = `${bare(ownerName)}.${pathSegment(key)}`
+    const id = `${owner}.${pathSegment(key)}`
     const f = CreateBuiltinFunction(realm, id, impl, length, functionNameOf(key))
     realm.register(`%${id}%`, f)
     target.properties.set(key, Property.data(f, true, false, true))
@@ -59,8 +60,9 @@ export const defineAccessors = (
   ownerName: string,
   rows: ReadonlyArray<AccessorRow>,
 ): void => {
+  const owner = bare(ownerName)
   for (const [key, get, set] of rows) {
-    const id = `${bare(ownerName)}.${pathSegment(key)}`
+    const id = `${owner}.${pathSegment(key)}`
     const g = get && CreateBuiltinFunction(realm, `${id}[get]`, get, 0, functionNameOf(key, "get"))
     const s = set && CreateBuiltinFunction(realm, `${id}[set]`, set, 1, functionNameOf(key, "set"))
     if (g) realm.register(`%${id}[get]%`, g)
