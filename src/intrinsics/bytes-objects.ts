@@ -340,7 +340,7 @@ export class TypedArrayObject extends JSObject {
 
   // https://tc39.es/ecma262/#sec-typedarray-ownpropertykeys
   override OwnPropertyKeys(): PropertyKey[] {
-    return orderKeys(this.properties.keys(), TypedArrayLengthOrZero(this))
+    return orderKeys(this.properties, TypedArrayLengthOrZero(this))
   }
 }
 

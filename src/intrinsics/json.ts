@@ -577,13 +577,15 @@ const serializePlainObject = (state: SerializeState, value: JSObject, key: strin
   return leave(state, partial, stepback, "{", "}")
 }
 
-/** EnumerableOwnProperties(O, key), which runs nothing. */
+/** EnumerableOwnProperties(O, key), which runs nothing: filtered in the array OwnPropertyKeys made. */
 const enumerableOwnKeys = (O: JSObject): string[] => {
-  const keys: string[] = []
-  for (const key of O.OwnPropertyKeys()) {
-    if (typeof key === "string" && isOwnEnumerable(O, key)) keys.push(key)
+  const keys = O.OwnPropertyKeys()
+  let n = 0
+  for (const key of keys) {
+    if (typeof key === "string" && isOwnEnumerable(O, key)) keys[n++] = key
   }
-  return keys
+  keys.length = n
+  return keys as string[]
 }
 
 /** SerializeJSONArray for plain data (see serializePlain). */

@@ -168,7 +168,7 @@ export class ArrayObject extends JSObject {
   override OwnPropertyKeys(): PropertyKey[] {
     const els = this.elements
     if (els === null) {
-      const keys = orderKeys(this.properties.keys())
+      const keys = orderKeys(this.properties)
       const firstString = keys.findIndex((k) => typeof k !== "string" || arrayIndexOf(k) < 0)
       keys.splice(firstString < 0 ? keys.length : firstString, 0, "length")
       return keys
@@ -176,7 +176,7 @@ export class ArrayObject extends JSObject {
     const out: PropertyKey[] = []
     for (let i = 0; i < els.length; i++) if (els[i] !== EMPTY) out.push(String(i))
     out.push("length")
-    for (const k of orderKeys(this.properties.keys())) out.push(k)
+    for (const k of orderKeys(this.properties)) out.push(k)
     return out
   }
 }

@@ -143,8 +143,9 @@ export class JSObject extends PropertyStore {
   }
 
   // https://tc39.es/ecma262/#sec-ordinaryownpropertykeys
+  /** A new array, which the caller may keep or change (every override's is too). */
   OwnPropertyKeys(): PropertyKey[] {
-    return orderKeys(this.properties.keys())
+    return orderKeys(this.properties)
   }
 }
 
@@ -163,8 +164,16 @@ export const isOwnEnumerable = (O: JSObject, P: PropertyKey): boolean => {
   return s !== ABSENT && (!(s instanceof Property) || s.enumerable)
 }
 
-/** Array indices ascending, then strings in creation order, then symbols in creation order. */
-export const orderKeys = (keys: Iterable<PropertyKey>, leadingIndices?: number): PropertyKey[] => {
+/**
+ * Own keys in OwnPropertyKeys order: array indices ascending, then strings in creation order, then symbols in
+ * creation order; after `leadingIndices` indices that are not in `properties` (a string's or typed array's).
+ */
+export const orderKeys = (properties: OwnProperties, leadingIndices?: number): PropertyKey[] => {
+  if (leadingIndices === undefined) {
+    const ordered = properties.orderedKeys()
+    if (ordered !== undefined) return ordered
+  }
+  const keys = properties.keys()
   const indices: number[] = []
   const strings: string[] = []
   const symbols: PropertyKey[] = []

@@ -49,7 +49,7 @@ export class PrimitiveWrapper extends JSObject {
   override OwnPropertyKeys(): PropertyKey[] {
     if (this.kind !== "String") return super.OwnPropertyKeys()
     const len = (this.primitive as string).length
-    const keys = orderKeys(this.properties.keys(), len)
+    const keys = orderKeys(this.properties, len)
     const firstNonIndex = keys.findIndex((k) => typeof k !== "string" || arrayIndexOf(k) < 0)
     keys.splice(firstNonIndex < 0 ? keys.length : firstNonIndex, 0, "length")
     return keys

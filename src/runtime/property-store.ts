@@ -12,7 +12,7 @@
  *
  * Shapes hold keys only, never values, and are not part of the run state: snapshots save properties as before.
  */
-import { Property } from "./property.ts"
+import { arrayIndexOf, Property } from "./property.ts"
 import type { PropertyKey, Value } from "./value.ts"
 
 /** A plain value stands for a writable, enumerable, configurable data property. */
@@ -54,6 +54,7 @@ class Shape {
   private next: Shape | undefined = undefined
   private transitions: Map<PropertyKey, Shape> | undefined = undefined
   private index: Map<PropertyKey, number> | undefined = undefined
+  private ordered: boolean | undefined = undefined
 
   constructor(keys: readonly PropertyKey[], first: Shape | undefined, shared: boolean) {
     this.keys = keys
@@ -72,6 +73,20 @@ class Shape {
       for (let i = 0; i < keys.length; i++) this.index.set(keys[i]!, i)
     }
     return this.index.get(key) ?? -1
+  }
+
+  /** Whether the keys are in OwnPropertyKeys order as they are: no array index, no string after a symbol. */
+  get inKeyOrder(): boolean {
+    if (this.ordered === undefined) {
+      let symbols = false
+      let ordered = true
+      for (const k of this.keys) {
+        if (typeof k !== "string") symbols = true
+        else if (symbols || arrayIndexOf(k) >= 0) ordered = false
+      }
+      this.ordered = ordered
+    }
+    return this.ordered
   }
 
   /**
@@ -146,6 +161,8 @@ export interface OwnProperties {
   delete(key: PropertyKey): boolean
   clear(): void
   keys(): IterableIterator<PropertyKey>
+  /** A new array of the keys if they are in OwnPropertyKeys order as they are (most objects' are), else undefined. */
+  orderedKeys(): PropertyKey[] | undefined
   values(): IterableIterator<Property>
   entries(): IterableIterator<[PropertyKey, Property]>
   forEach(f: (p: Property, key: PropertyKey) => void): void
@@ -245,6 +262,10 @@ export class PropertyStore implements OwnProperties {
   /** The keys in insertion order, as they are now (keys added while iterating are not visited). */
   keys(): IterableIterator<PropertyKey> {
     return this.dict !== undefined ? this.dict.keys() : this.shape.keys.values()
+  }
+
+  orderedKeys(): PropertyKey[] | undefined {
+    return this.dict === undefined && this.shape.inKeyOrder ? this.shape.keys.slice() : undefined
   }
 
   values(): IterableIterator<Property> {

@@ -283,6 +283,9 @@ export class ForkedProperties implements OwnProperties {
     // Object.prototype (a twin per built-in method) in every run.
     return this.done || this.added !== undefined ? this.materialize().keys() : this.source.keys()
   }
+  orderedKeys(): PropertyKey[] | undefined {
+    return this.done ? this.target.orderedKeys() : undefined
+  }
   values(): IterableIterator<Property> {
     return this.materialize().values()
   }
@@ -309,6 +312,7 @@ class PoisonedProperties implements OwnProperties {
   delete = fail
   clear = fail
   keys = fail
+  orderedKeys = fail
   values = fail
   entries = fail
   forEach = fail

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { JSObject } from "../../src/runtime/object.ts"
+import { SymbolValue } from "../../src/runtime/value.ts"
 
 // Keys no other test uses: the shapes (and what they learn) are shared by the whole process.
 const record = (keys: ReadonlyArray<string>): JSObject => {
@@ -25,6 +26,25 @@ describe("property store", () => {
     expect(slotsOf(record(["width-a", "width-b"]))).toBe(2)
     record(["width-a", "width-c", "width-d"])
     expect(slotsOf(record(["width-a"]))).toBe(3)
+  })
+
+  it("lists keys already in order as they are, each time in a new array", () => {
+    const o = record(["order-b", "order-a"])
+    expect(o.properties.orderedKeys()).toEqual(["order-b", "order-a"])
+    const keys = o.OwnPropertyKeys()
+    expect(keys).toEqual(["order-b", "order-a"])
+    keys.length = 0
+    expect(o.OwnPropertyKeys()).toEqual(["order-b", "order-a"])
+    expect(record(["order-b", "order-a"]).OwnPropertyKeys()).toEqual(["order-b", "order-a"])
+  })
+
+  it("orders the others: indices first, ascending, then strings, then symbols", () => {
+    const s = new SymbolValue("order-s")
+    const o = record(["order-x", "7", "order-y", "2"])
+    o.properties.add(s, 0)
+    o.properties.add("order-z", 0)
+    expect(o.properties.orderedKeys()).toBeUndefined()
+    expect(o.OwnPropertyKeys()).toEqual(["2", "7", "order-x", "order-y", "order-z", s])
   })
 
   it("gives objects without keys no slots of their own", () => {
