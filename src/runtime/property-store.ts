@@ -39,7 +39,7 @@ let sharedShapes = 0
 /** Longer keys are rare in real objects; bounding them bounds what the shared tree keeps (see `with`). */
 const MAX_SHARED_KEY_LENGTH = 64
 
-class Shape {
+export class Shape {
   readonly keys: readonly PropertyKey[]
   /** The one-key shape this one grew from: it keeps how many slots objects starting with that key came to need. */
   readonly first: Shape
@@ -48,7 +48,8 @@ class Shape {
    * many slots the next such object gets: objects of a kind mostly have the same keys, and a spare slot is 8 bytes.
    */
   width = 0
-  private readonly shared: boolean
+  /** In the process-wide tree: holds only short string keys, so caches outliving a run may keep it. */
+  readonly shared: boolean
   /** The first transition made from this shape, looked up without hashing: usually the only one. */
   private nextKey: PropertyKey | undefined = undefined
   private next: Shape | undefined = undefined
@@ -236,12 +237,48 @@ export class PropertyStore implements OwnProperties {
   }
 
   private append(key: PropertyKey, s: Slot): void {
+    this.grow(this.shape.with(key), s)
+  }
+
+  /** Moves to `next`, the current shape with one key added, whose slot gets `s`. */
+  private grow(next: Shape, s: Slot): void {
     const i = this.shape.keys.length
-    const shape = (this.shape = this.shape.with(key))
-    const first = shape.first
+    this.shape = next
+    const first = next.first
     if (i === 0) this.slotValues = newSlots(first.width === 0 ? INITIAL_WIDTH : first.width)
     if (first.width <= i) first.width = i + 1
     this.slotValues[i] = s
+  }
+
+  /**
+   * The store's shape while it is one the engines' inline caches may key on (shape mode, shared), else undefined:
+   * while an object keeps that shape, each key stays at the slot the shape gives it.
+   */
+  cacheableShape(): Shape | undefined {
+    return this.dict === undefined && this.shape.shared ? this.shape : undefined
+  }
+
+  /** Whether the store is in shape mode with shape `s`: a cache's guard. */
+  hasShape(s: Shape): boolean {
+    return this.shape === s && this.dict === undefined
+  }
+
+  /**
+   * `add` of the key that takes the store from its shape to `next`, a transition a cache saw `add` make from that
+   * shape (so the key is absent, and there is room for it).
+   */
+  addTransition(next: Shape, v: Value): void {
+    this.grow(next, v)
+  }
+
+  /** Slot `i` of the current shape: a plain value or a record. */
+  slotAt(i: number): Value | Property {
+    return this.slotValues[i]!
+  }
+
+  /** Stores `v` in slot `i` of the current shape, which holds a plain value. */
+  setSlotAt(i: number, v: Value): void {
+    this.slotValues[i] = v
   }
 
   has(key: PropertyKey): boolean {
