@@ -236,6 +236,7 @@ function finish(fc: FunctionCompiler, id: number, length: number, sourceOffset: 
     locations,
     sourceOffset,
     sourceEnd,
+    propertyCache: undefined,
   }
 }
 

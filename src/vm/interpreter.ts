@@ -26,6 +26,7 @@ import type { CodeObject } from "../bytecode/code.ts"
 import { Environment, type Frame, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
 import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
+import { addOwnCached, getOwnCached, setOwnCached } from "./property-cache.ts"
 import { Op, type Opcode } from "../bytecode/opcodes.ts"
 import {
   ForInNext,
@@ -277,7 +278,8 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 40 satisfies typeof Op.GetField: {
           const key = consts[bc[pc++] as number] as string
           const obj = regs[sp - 1] as Value
-          const v = getFast(realm, obj, key)
+          let v = obj instanceof JSObject ? getOwnCached(code, pc - 2, obj, key) : MISS
+          if (v === MISS) v = getFast(realm, obj, key)
           if (v !== MISS) regs[sp - 1] = v
           else {
             sp--
@@ -292,7 +294,8 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 41 satisfies typeof Op.GetFieldForCall: {
           const key = consts[bc[pc++] as number] as string
           const obj = regs[sp - 1] as Value
-          const v = getFast(realm, obj, key)
+          let v = obj instanceof JSObject ? getOwnCached(code, pc - 2, obj, key) : MISS
+          if (v === MISS) v = getFast(realm, obj, key)
           if (v !== MISS) regs[sp++] = v
           else {
             const res = runSlow(m, frame, pc, sp, GetV(realm, obj, key))
@@ -324,7 +327,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           const key = consts[bc[pc++] as number] as string
           const v = regs[--sp] as Value
           const obj = regs[--sp] as Value
-          if (setFast(obj, key, v)) regs[sp++] = v
+          if ((obj instanceof JSObject && setOwnCached(code, pc - 2, obj, key, v)) || setFast(obj, key, v)) regs[sp++] = v
           else {
             const res = runSlow(m, frame, pc, sp, PutValueTask(realm, obj, key, v, code.strict))
             if (res === PENDING) return
@@ -350,7 +353,8 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 46 satisfies typeof Op.DefineField: {
           const key = consts[bc[pc++] as number] as string
           const v = regs[--sp] as Value
-          CreateDataPropertyOrThrow(regs[sp - 1] as JSObject, key, v)
+          const obj = regs[sp - 1] as JSObject
+          if (!addOwnCached(code, pc - 2, obj, key, v)) CreateDataPropertyOrThrow(obj, key, v)
           break
         }
         case 70 satisfies typeof Op.Add: {

@@ -1,0 +1,91 @@
+/**
+ * Inline caches at named property sites, as QuickJS's and V8's: a read or write site (GetField, GetFieldForCall,
+ * PutField) remembers the shape of the last ordinary object it met and the slot that shape puts the key in (or
+ * that it has none: the key is then looked up on the prototypes as before); an object literal's field
+ * (DefineField) remembers the shape its object had and the shape adding the key made. An object of that shape then
+ * skips the key's lookup. Entries live in the code object (`propertyCache`, two words at the instruction's pc) and
+ * hold only shapes of the process-wide tree (short string keys) and slot numbers: code objects are shared by every
+ * run of a program, so nothing of a run may stay there, and the cache is never part of a snapshot (it fills again
+ * as code runs).
+ *
+ * Guards: the object being its own store (a realm fork's twin has a stand-in until first use), the shape (in shape
+ * mode), the object's own-property methods being the ordinary ones (an exotic object of the same shape answers
+ * some keys from elsewhere), extensibility for an add, and for a read or write the slot holding a plain value (a
+ * writable, enumerable, configurable data property): a slot turned into a record (an accessor, a read-only
+ * property, a record handed out live) misses and takes the general path.
+ */
+import type { CodeObject } from "../bytecode/code.ts"
+import { chargeMemory, Cost } from "../runtime/memory.ts"
+import { JSObject } from "../runtime/object.ts"
+import { Property } from "../runtime/property.ts"
+import type { PropertyStore, Shape } from "../runtime/property-store.ts"
+import type { Value } from "../runtime/value.ts"
+import { MISS, type Miss } from "./operations.ts"
+
+const ordinaryGetOwnProperty = JSObject.prototype.GetOwnProperty
+const ordinaryGet = JSObject.prototype.Get
+const ordinarySet = JSObject.prototype.Set
+const ordinaryDefineOwnProperty = JSObject.prototype.DefineOwnProperty
+
+/**
+ * The slot of own `key` in `store` for the site at `at`, or -1 if it has none: cached for the store's shape, else
+ * looked up and cached. A miss is cached too: a method call's site finds its key on the prototype every time.
+ */
+const ownSlot = (code: CodeObject, at: number, store: PropertyStore, key: string): number => {
+  const cache = code.propertyCache
+  const cached = cache?.[at]
+  if (cached !== undefined && store.hasShape(cached as Shape)) return cache![at + 1] as number
+  const shape = store.cacheableShape()
+  if (shape === undefined) return -1
+  const i = shape.indexOf(key)
+  fill(code, at, shape, i)
+  return i
+}
+
+/** `obj`'s own plain value of `key` through the cache of the site at `at`; MISS when it is not one (or not ordinary). */
+export const getOwnCached = (code: CodeObject, at: number, obj: JSObject, key: string): Value | Miss => {
+  if (obj.properties !== obj || obj.Get !== ordinaryGet || obj.GetOwnProperty !== ordinaryGetOwnProperty) return MISS
+  const i = ownSlot(code, at, obj, key)
+  if (i < 0) return MISS
+  const s = obj.slotAt(i)
+  return s instanceof Property ? MISS : s
+}
+
+/** Stores `v` in `obj`'s own plain-value `key` through the cache of the site at `at`; false when it is not one. */
+export const setOwnCached = (code: CodeObject, at: number, obj: JSObject, key: string, v: Value): boolean => {
+  if (obj.properties !== obj || obj.Set !== ordinarySet || obj.GetOwnProperty !== ordinaryGetOwnProperty) return false
+  const i = ownSlot(code, at, obj, key)
+  if (i < 0 || obj.slotAt(i) instanceof Property) return false
+  obj.setSlotAt(i, v)
+  return true
+}
+
+/**
+ * CreateDataProperty of `key`, absent from `obj`, through the cache of the site at `at` (an object literal's field):
+ * the site remembers the shape before and after; false when `obj` is not an extensible ordinary object without `key`.
+ */
+export const addOwnCached = (code: CodeObject, at: number, obj: JSObject, key: string, v: Value): boolean => {
+  if (obj.properties !== obj || !obj.extensible || obj.DefineOwnProperty !== ordinaryDefineOwnProperty || obj.GetOwnProperty !== ordinaryGetOwnProperty) {
+    return false
+  }
+  const cache = code.propertyCache
+  const from = cache?.[at]
+  if (from !== undefined && obj.hasShape(from as Shape)) {
+    chargeMemory(Cost.property)
+    obj.addTransition(cache![at + 1] as Shape, v)
+    return true
+  }
+  const shape = obj.cacheableShape()
+  if (shape === undefined || shape.indexOf(key) >= 0) return false
+  chargeMemory(Cost.property)
+  obj.add(key, v)
+  const next = obj.cacheableShape()
+  if (next !== undefined) fill(code, at, shape, next)
+  return true
+}
+
+const fill = (code: CodeObject, at: number, shape: Shape, then: Shape | number): void => {
+  const cache = (code.propertyCache ??= new Array(code.bytecode.length))
+  cache[at] = shape
+  cache[at + 1] = then
+}
