@@ -5,15 +5,13 @@
 import { createRealm } from "../intrinsics/index.ts"
 import type { Realm } from "../runtime/realm.ts"
 import { RealmTemplate } from "../runtime/realm-fork.ts"
-import { nameReachable } from "../snapshot/realm-names.ts"
+import { nameByPath } from "../snapshot/realm-names.ts"
 
 let template: RealmTemplate | undefined
 
 const templateRealm = (): RealmTemplate => {
   if (template !== undefined) return template
-  const realm = createRealm()
-  nameReachable(realm)
-  return (template = new RealmTemplate(realm))
+  return (template = new RealmTemplate(createRealm(), nameByPath))
 }
 
 /** A fresh realm with every intrinsic and nothing else, isolated from every other. */

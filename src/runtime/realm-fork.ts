@@ -65,20 +65,37 @@ interface TemplateEntry {
   readonly index: number
 }
 
+/**
+ * Where a template object was met from the object that holds it, for naming one that has none: its prototype, a
+ * data property's value, an accessor's getter or setter (by key), or an internal slot (by slot name).
+ */
+export type TemplateEdge = "proto" | "value" | "get" | "set" | "slot"
+
+/** The name of an unnamed object met along `edge` (at `key`) from the object named `owner` (snapshot/realm-names.ts). */
+export type NameByPath = (owner: string, edge: TemplateEdge, key?: PropertyKey) => string
+
 /** A sealed template: its realm (never run) and, for each of its objects, what a fork needs to twin it. */
 export class RealmTemplate {
   readonly realm: Realm
   readonly entries = new Map<JSObject, TemplateEntry>()
 
-  /** Seals `realm`, which nothing may use afterwards except through forks. */
-  constructor(realm: Realm) {
+  /**
+   * Seals `realm`, which nothing may use afterwards except through forks. The walk that finds every object it holds
+   * also names, by `nameByPath`, those reached from a named one that the intrinsic families did not name; one
+   * reached only through an array (a slot's list, an Array's elements) must have a name already.
+   */
+  constructor(realm: Realm, nameByPath: NameByPath) {
     this.realm = realm
     const queue: JSObject[] = []
-    const add = (v: unknown): void => {
+    const add = (v: unknown, owner?: string, edge?: TemplateEdge, key?: PropertyKey): void => {
       if (!(v instanceof JSObject) || this.entries.has(v)) return
       const forker = forkers.get(v.constructor)
       if (forker === undefined) throw new Error(`codemode bug: a template holds a ${v.constructor.name}, which cannot be forked`)
-      const name = realm.intrinsicNames.get(v)
+      let name = realm.intrinsicNames.get(v)
+      if (name === undefined && owner !== undefined) {
+        name = nameByPath(owner, edge!, key)
+        realm.register(name, v)
+      }
       if (name === undefined) throw new Error("codemode bug: a template object has no intrinsic name")
       this.entries.set(v, { properties: v.properties, name, forker, index: queue.length })
       queue.push(v)
@@ -87,14 +104,19 @@ export class RealmTemplate {
     add(realm.globalObject)
     for (let i = 0; i < queue.length; i++) {
       const o = queue[i]!
-      add(o.proto)
-      for (const p of o.properties.values()) {
-        add(p.value)
-        add(p.get)
-        add(p.set)
+      const name = this.entries.get(o)!.name
+      add(o.proto, name, "proto")
+      for (const [key, p] of o.properties.entries()) {
+        if (p.accessor) {
+          add(p.get, name, "get", key)
+          add(p.set, name, "set", key)
+        } else add(p.value, name, "value", key)
       }
       if (o instanceof NativeFunction && o.slots !== undefined) {
-        for (const v of Object.values(o.slots)) for (const x of Array.isArray(v) ? v : [v]) add(x)
+        for (const [k, v] of Object.entries(o.slots)) {
+          if (Array.isArray(v)) for (const x of v) add(x)
+          else add(v, name, "slot", k)
+        }
       }
       if (o instanceof ArrayObject && o.elements !== null) for (const x of o.elements) add(x)
     }

@@ -13,36 +13,42 @@
 import { NativeFunction } from "../runtime/function-object.ts"
 import { JSObject } from "../runtime/object.ts"
 import type { Realm } from "../runtime/realm.ts"
-import { ForkedProperties, untouchedTwin } from "../runtime/realm-fork.ts"
+import { ForkedProperties, type NameByPath, untouchedTwin } from "../runtime/realm-fork.ts"
 import { SymbolValue, type PropertyKey } from "../runtime/value.ts"
 
 const segment = (key: PropertyKey): string => (key instanceof SymbolValue ? `[${key.description ?? ""}]` : JSON.stringify(key))
+
+/** The name of an object by its path from the named object that holds it: `%Array.prototype%.[Symbol.unscopables]`. */
+export const nameByPath: NameByPath = (owner, edge, key) => {
+  const base = owner.slice(1, -1)
+  if (edge === "proto") return `%${base}.[[Prototype]]%`
+  if (edge === "slot") return `%${base}.[[${String(key)}]]%`
+  return `%${base}.${segment(key!)}${edge === "value" ? "" : `[${edge}]`}%`
+}
 
 export const nameReachable = (realm: Realm): void => {
   const queue: Array<[JSObject, string]> = [...realm.ownIntrinsics].map(([name, o]) => [o, name])
   for (const twin of realm.fork?.made ?? []) if (!untouchedTwin(twin)) queue.push([twin, realm.intrinsicNames.get(twin)!])
   // Almost every value met is a primitive or an object named already: the path is built only for the others.
   const unnamed = (o: unknown): o is JSObject => o instanceof JSObject && !realm.intrinsicNames.has(o)
-  const visit = (o: JSObject, path: string): void => {
-    const name = `%${path}%`
+  const visit = (o: JSObject, name: string): void => {
     realm.register(name, o)
     queue.push([o, name])
   }
   for (let i = 0; i < queue.length; i++) {
     const [o, name] = queue[i]!
     if (untouchedTwin(o)) continue
-    const base = name.slice(1, -1)
-    if (unnamed(o.proto)) visit(o.proto, `${base}.[[Prototype]]`)
+    if (unnamed(o.proto)) visit(o.proto, nameByPath(name, "proto"))
     // A twin's properties not yet copied are its template object's, named when the template was.
     const properties: unknown = o.properties
     for (const [key, p] of properties instanceof ForkedProperties ? properties.changes() : o.properties.entries()) {
       if (p.accessor) {
-        if (unnamed(p.get)) visit(p.get, `${base}.${segment(key)}[get]`)
-        if (unnamed(p.set)) visit(p.set, `${base}.${segment(key)}[set]`)
-      } else if (unnamed(p.value)) visit(p.value, `${base}.${segment(key)}`)
+        if (unnamed(p.get)) visit(p.get, nameByPath(name, "get", key))
+        if (unnamed(p.set)) visit(p.set, nameByPath(name, "set", key))
+      } else if (unnamed(p.value)) visit(p.value, nameByPath(name, "value", key))
     }
     if (o instanceof NativeFunction && o.slots !== undefined) {
-      for (const [k, v] of Object.entries(o.slots)) if (!Array.isArray(v) && unnamed(v)) visit(v, `${base}.[[${k}]]`)
+      for (const [k, v] of Object.entries(o.slots)) if (!Array.isArray(v) && unnamed(v)) visit(v, nameByPath(name, "slot", k))
     }
   }
 }

@@ -8,6 +8,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { newRealm } from "../../src/host/realm-template.ts"
+import { createRealm } from "../../src/intrinsics/index.ts"
+import type { Realm } from "../../src/runtime/realm.ts"
+import { nameReachable } from "../../src/snapshot/realm-names.ts"
 import { ENGINES, makeFor } from "./engines.ts"
 
 /** Every object reachable from globalThis by own properties and prototypes, with what can be observed of it. */
@@ -159,5 +162,13 @@ describe("realm forks", () => {
     expect(a.symbolRegistry).not.toBe(b.symbolRegistry)
     // A fork makes only what it reaches: the realm of a run that touched nothing holds a handful of twins.
     expect(newRealm().fork!.made.length).toBeLessThan(10)
+  })
+
+  it("name the template's objects as a realm built afresh and walked for names is named", () => {
+    // The template names what the families left unnamed in the walk that seals it; snapshots rely on the names.
+    const fresh = createRealm()
+    nameReachable(fresh)
+    const names = (realm: Realm) => [...realm.ownIntrinsics].map(([name, o]) => `${name} ${realm.intrinsicNames.get(o)}`)
+    expect(names(newRealm().fork!.template.realm)).toEqual(names(fresh))
   })
 })
