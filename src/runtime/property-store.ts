@@ -202,9 +202,11 @@ export class PropertyStore implements OwnProperties {
   }
 
   read(key: PropertyKey): Value | Property | Absent {
-    if (this.dict !== undefined) return this.dict.get(key) ?? ABSENT
+    // The shape first (a dictionary's is the empty one): a hit loads two fields of an object of any class, not three.
     const i = this.shape.indexOf(key)
-    return i < 0 ? ABSENT : this.slotValues[i]!
+    if (i >= 0) return this.slotValues[i]!
+    const dict = this.dict
+    return dict === undefined ? ABSENT : (dict.get(key) ?? ABSENT)
   }
 
   write(key: PropertyKey, v: Value): void {
