@@ -47,7 +47,7 @@ export class ApiKeys extends Context.Service<
     Effect.gen(function* () {
       const store = yield* KeyStore
 
-      const create = Effect.fn("ApiKeys.create")(function* (tenant: string, name?: string) {
+      const create = Effect.fnUntraced(function* (tenant: string, name?: string) {
         if (!TENANT_PATTERN.test(tenant)) return yield* new InvalidTenant({ tenant })
         const key = "cm_" + randomBytes(32).toString("base64url")
         const hash = hashKey(key)

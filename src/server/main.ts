@@ -90,7 +90,9 @@ export const layer = (options: ServerOptions = {}) =>
     Layer.provideMerge(listen),
     Layer.provideMerge(services(options)),
     Layer.provideMerge(Layer.merge(Database.layer, options.executor ?? Isolation.layer)),
-    // Nothing exports spans: tracing only cost every request and statement a span it made and dropped.
+    // Nothing exports spans: tracing only cost every request and statement a span it made and dropped. For the
+    // same reason the services' methods are `Effect.fnUntraced`: a named `Effect.fn` captures its caller's stack
+    // at every call (~3.5 us), tracer or not.
     Layer.provide(Layer.succeed(References.TracerEnabled, false)),
   )
 

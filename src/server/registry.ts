@@ -68,30 +68,30 @@ export class ToolRegistry extends Context.Service<
     Effect.gen(function* () {
       const store = yield* ToolStore
 
-      const put = Effect.fn("ToolRegistry.put")(function* (tenant: string, path: string, tool: RegisterTool) {
+      const put = Effect.fnUntraced(function* (tenant: string, path: string, tool: RegisterTool) {
         return { path, secret: yield* store.put(tenant, path, tool, newSecret()) }
       })
 
-      const remove = Effect.fn("ToolRegistry.remove")(function* (tenant: string, path: string) {
+      const remove = Effect.fnUntraced(function* (tenant: string, path: string) {
         if (!(yield* store.remove(tenant, path))) return yield* new ToolNotFound({ path })
       })
 
-      const putNamespace = Effect.fn("ToolRegistry.putNamespace")(function* (tenant: string, path: string, description: string) {
+      const putNamespace = Effect.fnUntraced(function* (tenant: string, path: string, description: string) {
         yield* store.putNamespace(tenant, path, description)
         return { path, description }
       })
 
-      const rotate = Effect.fn("ToolRegistry.rotate")(function* (tenant: string, path: string, overlapMs: number) {
+      const rotate = Effect.fnUntraced(function* (tenant: string, path: string, overlapMs: number) {
         const secret = newSecret()
         if (!(yield* store.rotate(tenant, path, secret, overlapMs))) return yield* new ToolNotFound({ path })
         return { path, secret }
       })
 
-      const removeNamespace = Effect.fn("ToolRegistry.removeNamespace")(function* (tenant: string, path: string) {
+      const removeNamespace = Effect.fnUntraced(function* (tenant: string, path: string) {
         if (!(yield* store.removeNamespace(tenant, path))) return yield* new NamespaceNotFound({ path })
       })
 
-      const resolve = Effect.fn("ToolRegistry.resolve")(function* (
+      const resolve = Effect.fnUntraced(function* (
         tenant: string,
         filter: ReadonlyArray<string> | null,
         strict: boolean,

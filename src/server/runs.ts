@@ -150,7 +150,7 @@ export class Runs extends Context.Service<
       })
 
       /** Long-polls a run that may execute on any replica: on every notice about it, and on a poll. */
-      const getRun = Effect.fn("Runs.get")(function* (tenant: string, id: string, waitMs = 0) {
+      const getRun = Effect.fnUntraced(function* (tenant: string, id: string, waitMs = 0) {
         // Most reads do not wait: they need no subscription to the notices.
         if (waitMs <= 0) return yield* view(yield* load(tenant, id))
         const deadline = (yield* Clock.currentTimeMillis) + waitMs
@@ -212,7 +212,7 @@ export class Runs extends Context.Service<
         maxMemoryBytes: Math.min(requested?.maxMemoryBytes ?? base.maxMemoryBytes ?? config.maxMemoryBytes, config.maxMemoryBytes),
       })
 
-      const create = Effect.fn("Runs.create")(function* (tenant: string, request: CreateRun) {
+      const create = Effect.fnUntraced(function* (tenant: string, request: CreateRun) {
         yield* refuseWhileDraining
         const id = request.id ?? crypto.randomUUID()
         const filter = request.tools ?? null
@@ -246,7 +246,7 @@ export class Runs extends Context.Service<
 
       // Always recorded before it starts (not the one-write path of `create`): the row says where the fork came from,
       // and a replica that takes it over must find that before anything else.
-      const fork = Effect.fn("Runs.fork")(function* (tenant: string, sourceId: string, request: ForkRun) {
+      const fork = Effect.fnUntraced(function* (tenant: string, sourceId: string, request: ForkRun) {
         yield* refuseWhileDraining
         const id = request.id ?? crypto.randomUUID()
         const requestHash = forkFingerprint(sourceId, request)
@@ -278,7 +278,7 @@ export class Runs extends Context.Service<
         return yield* answer(saved, row, wait)
       })
 
-      const resume = Effect.fn("Runs.resume")(function* (tenant: string, id: string, waitMs: number) {
+      const resume = Effect.fnUntraced(function* (tenant: string, id: string, waitMs: number) {
         yield* refuseWhileDraining
         const resumed = yield* ownership.resume(tenant, id)
         if (resumed === undefined) {
@@ -288,7 +288,7 @@ export class Runs extends Context.Service<
         return yield* answer(resumed.saved, resumed.row, waitMs)
       })
 
-      const list = Effect.fn("Runs.list")(function* (tenant: string, options: ListOptions) {
+      const list = Effect.fnUntraced(function* (tenant: string, options: ListOptions) {
         const limit = options.limit ?? 20
         if (options.cursor !== undefined && !isEventId(options.cursor)) return yield* new InvalidCursor({ cursor: options.cursor })
         const time = (iso: string | undefined) => (iso === undefined ? undefined : new Date(iso))
@@ -309,7 +309,7 @@ export class Runs extends Context.Service<
         }
       })
 
-      const complete = Effect.fn("Runs.complete")(function* (where: CallWhere, completion: CallCompletion) {
+      const complete = Effect.fnUntraced(function* (where: CallWhere, completion: CallCompletion) {
         const outcome = completion.ok
           ? { ok: true, output: completion.output ?? null }
           : { ok: false, error: { kind: "ToolFailure", message: completion.error.message } }
@@ -328,13 +328,13 @@ export class Runs extends Context.Service<
         return { key: done.key, runId: done.runId, outcome: stored }
       })
 
-      const heartbeat = Effect.fn("Runs.heartbeat")(function* (where: CallWhere) {
+      const heartbeat = Effect.fnUntraced(function* (where: CallWhere) {
         const beat = yield* calls.heartbeat(callWhere(where))
         if (beat === undefined) return yield* new CallNotFound({ key: "token" in where ? "(callback)" : where.key })
         return { key: beat.key, runId: beat.runId, state: beat.state as CallHeartbeat["state"] }
       })
 
-      const checkpoints = Effect.fn("Runs.checkpoints")(function* (tenant: string, id: string) {
+      const checkpoints = Effect.fnUntraced(function* (tenant: string, id: string) {
         const kept = yield* store.checkpoints(tenant, id)
         if (kept === undefined) return yield* new RunNotFound({ id })
         return { runId: id, checkpoints: kept.map(checkpointView) }

@@ -187,18 +187,18 @@ export class Webhooks extends Context.Service<
         )
       }
 
-      const call = Effect.fn("Webhooks.call")(function* (tool: ToolRow, call: WebhookCall) {
+      const call = Effect.fnUntraced(function* (tool: ToolRow, call: WebhookCall) {
         const message = { type: "call", key: call.key, runId: call.runId, path: tool.path, input: call.input ?? null }
         return (yield* send(tool, message, call.key, tool.mode === "idempotent")).output
       })
 
       // Durable tools: `start` and `cancel` carry the call key as webhook-id, so repeating them is safe.
-      const start = Effect.fn("Webhooks.start")(function* (tool: ToolRow, call: WebhookCall & { readonly callbackUrl: string }) {
+      const start = Effect.fnUntraced(function* (tool: ToolRow, call: WebhookCall & { readonly callbackUrl: string }) {
         const message = { type: "start", key: call.key, runId: call.runId, path: tool.path, input: call.input ?? null, callbackUrl: call.callbackUrl }
         return (yield* send(tool, message, call.key, true)).data
       })
 
-      const cancel = Effect.fn("Webhooks.cancel")(function* (tool: ToolRow, call: { readonly key: string; readonly data: unknown }) {
+      const cancel = Effect.fnUntraced(function* (tool: ToolRow, call: { readonly key: string; readonly data: unknown }) {
         yield* send(tool, { type: "cancel", key: call.key, data: call.data ?? null }, call.key, true)
       })
 

@@ -94,7 +94,7 @@ export class RunControl extends Context.Service<
           )
         })
 
-        const suspend = Effect.fn("RunControl.suspend")(function* (tenant: string, id: string) {
+        const suspend = Effect.fnUntraced(function* (tenant: string, id: string) {
           for (let attempt = 0; ; attempt++) {
             const row = yield* load(tenant, id)
             if (row.status === "suspended") {
@@ -135,7 +135,7 @@ export class RunControl extends Context.Service<
           return done.row
         })
 
-        const cancel = Effect.fn("RunControl.cancel")(function* (tenant: string, id: string) {
+        const cancel = Effect.fnUntraced(function* (tenant: string, id: string) {
           for (let attempt = 0; ; attempt++) {
             const row = yield* load(tenant, id)
             if (row.status === "cancelled") return row

@@ -49,7 +49,7 @@ export class RunEvents extends Context.Service<
       const appendLogs = (runId: string, lines: ReadonlyArray<LoggedLine>, truncated: boolean) =>
         events.appendLogs(runId, lines, truncated).pipe(Effect.andThen(notifications.publish({ type: "events", runId })))
 
-      const follow = Effect.fn("RunEvents.follow")(function* (tenant: string, id: string, after: string | undefined) {
+      const follow = Effect.fnUntraced(function* (tenant: string, id: string, after: string | undefined) {
         if ((yield* runs.get(tenant, id)) === undefined) return yield* new RunNotFound({ id })
         return Stream.callback<RunEvent>((queue) =>
           Effect.gen(function* () {

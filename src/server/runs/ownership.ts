@@ -166,7 +166,7 @@ export class Ownership extends Context.Service<
           )
         })
 
-      const resume = Effect.fn("Ownership.resume")(function* (tenant: string, id: string) {
+      const resume = Effect.fnUntraced(function* (tenant: string, id: string) {
         // The claim reads the tenant's tools with the run; the claimed row's `tools` filter is applied to them here.
         const claimed = yield* store.claim(tenant, id, me, config.leaseMs)
         if (claimed === undefined) return undefined

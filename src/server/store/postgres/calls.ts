@@ -42,7 +42,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
     /** The event key of settling the call in the row at hand (`callEventKey`). */
     const settledKey = sql`${callEventKey("call.settled", "")}::text || key`
 
-    const pending = Effect.fn("CallStore.pending")(function* (runIds: ReadonlyArray<string>) {
+    const pending = Effect.fnUntraced(function* (runIds: ReadonlyArray<string>) {
       const out = new Map<string, Array<PendingCall>>()
       if (runIds.length === 0) return out
       const rows = yield* decodeRows(Pending)(
@@ -59,7 +59,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return out
     })
 
-    const locations = Effect.fn("CallStore.locations")(function* (runIds: ReadonlyArray<string>) {
+    const locations = Effect.fnUntraced(function* (runIds: ReadonlyArray<string>) {
       const out = new Map<string, Map<string, SourceLocation>>()
       if (runIds.length === 0) return out
       const rows = yield* decodeRows(Located)(
@@ -73,7 +73,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return out
     })
 
-    const started = Effect.fn("CallStore.started")(function* (runId: string, call: NewCall) {
+    const started = Effect.fnUntraced(function* (runId: string, call: NewCall) {
       yield* sql`
         WITH c AS (
           INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location)
@@ -92,7 +92,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
-    const accepted = Effect.fn("CallStore.accepted")(function* (runId: string, key: string, data: unknown, timing: DurableTiming) {
+    const accepted = Effect.fnUntraced(function* (runId: string, key: string, data: unknown, timing: DurableTiming) {
       yield* sql`
         WITH c AS (
           UPDATE calls SET state = 'started', data = ${json(data ?? null)}, updated_at = now(),
@@ -106,7 +106,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
-    const settled = Effect.fn("CallStore.settled")(function* (runId: string, key: string, outcome: unknown) {
+    const settled = Effect.fnUntraced(function* (runId: string, key: string, outcome: unknown) {
       yield* sql`
         WITH c AS (
           UPDATE calls SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
@@ -118,14 +118,14 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
-    const journal = Effect.fn("CallStore.journal")(function* (runId: string, key: string) {
+    const journal = Effect.fnUntraced(function* (runId: string, key: string) {
       const rows = yield* decodeRows(Journal)(
         yield* sql`SELECT path, mode, input, state, data, outcome FROM calls WHERE run_id = ${runId} AND key = ${key}`,
       )
       return rows[0]
     })
 
-    const unsafe = Effect.fn("CallStore.unsafe")(function* (runId: string) {
+    const unsafe = Effect.fnUntraced(function* (runId: string) {
       return yield* decodeRows(KeyPath)(
         yield* sql`
           SELECT key, path FROM calls WHERE run_id = ${runId} AND state = 'running' AND mode IN ('plain', 'durable')
@@ -133,7 +133,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       )
     })
 
-    const cancelled = Effect.fn("CallStore.cancelled")(function* (runId: string, key: string) {
+    const cancelled = Effect.fnUntraced(function* (runId: string, key: string) {
       const rows = yield* decodeRows(CancelledRow)(
         yield* sql`
           WITH c AS (
@@ -155,7 +155,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         ? sql`c.callback_hash = ${where.callbackHash}`
         : sql`c.key = ${where.key} AND c.run_id IN (SELECT id FROM runs WHERE tenant = ${where.tenant})`
 
-    const heartbeat = Effect.fn("CallStore.heartbeat")(function* (where: CallWhere) {
+    const heartbeat = Effect.fnUntraced(function* (where: CallWhere) {
       const rows = yield* decodeRows(Beat)(
         yield* sql`
           WITH h AS (
@@ -202,12 +202,12 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return rows.map((r) => r.run_id)
     }).pipe(transaction, Effect.withSpan("CallStore.expire"))
 
-    const outcome = Effect.fn("CallStore.outcome")(function* (runId: string, key: string) {
+    const outcome = Effect.fnUntraced(function* (runId: string, key: string) {
       const rows = yield* decodeRows(Outcome)(yield* sql`SELECT state, outcome FROM calls WHERE run_id = ${runId} AND key = ${key}`)
       return rows[0]
     })
 
-    const complete = Effect.fn("CallStore.complete")(function* (where: CallWhere, outcome: unknown) {
+    const complete = Effect.fnUntraced(function* (where: CallWhere, outcome: unknown) {
       const match = callMatch(where)
       // The run is woken in the same statement. Its row is locked first, as an auto-suspend locks it (runs.ts
       // `suspend`): each statement reads with a snapshot taken after the other committed, so a suspend racing this

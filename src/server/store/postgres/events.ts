@@ -20,11 +20,11 @@ export const layer: Layer.Layer<EventStore, never, PgClient.PgClient | SqlClient
     const pg = yield* PgClient.PgClient
     const json = (v: unknown) => pg.json(storable(v))
 
-    const append = Effect.fn("EventStore.append")(function* (runId: string, type: string, data: unknown) {
+    const append = Effect.fnUntraced(function* (runId: string, type: string, data: unknown) {
       yield* sql`INSERT INTO events (run_id, type, data) VALUES (${runId}, ${type}, ${json(data)})`
     })
 
-    const appendLogs = Effect.fn("EventStore.appendLogs")(function* (runId: string, lines: ReadonlyArray<LoggedLine>, truncated: boolean) {
+    const appendLogs = Effect.fnUntraced(function* (runId: string, lines: ReadonlyArray<LoggedLine>, truncated: boolean) {
       const rows = logEvents(lines, truncated)
       if (rows.length === 0) return
       yield* sql`
@@ -34,7 +34,7 @@ export const layer: Layer.Layer<EventStore, never, PgClient.PgClient | SqlClient
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
-    const after = Effect.fn("EventStore.after")(function* (runId: string, after: string, limit: number) {
+    const after = Effect.fnUntraced(function* (runId: string, after: string, limit: number) {
       // `events.seq`: a bare `seq` would be the text column of the select list, and sort "10" before "2".
       const rows = yield* decodeRows(EventRow)(
         yield* sql`

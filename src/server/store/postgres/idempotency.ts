@@ -17,7 +17,7 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
   IdempotencyStore,
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const begin = Effect.fn("IdempotencyStore.begin")(function* (tenant: string, key: string, fingerprint: string) {
+    const begin = Effect.fnUntraced(function* (tenant: string, key: string, fingerprint: string) {
       // Insert, or take over a row that is stale (in progress too long) or expired.
       const claimed = yield* sql`
         INSERT INTO idempotency_keys (tenant, key, fingerprint) VALUES (${tenant}, ${key}, ${fingerprint})
@@ -36,13 +36,13 @@ export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = 
       if (row.status === null) return { _tag: "InProgress" } as const
       return { _tag: "Replay", status: row.status, contentType: row.content_type, body: row.body ?? "" } as const
     })
-    const complete = Effect.fn("IdempotencyStore.complete")(function* (tenant: string, key: string, answer: Answer) {
+    const complete = Effect.fnUntraced(function* (tenant: string, key: string, answer: Answer) {
       yield* sql`
         UPDATE idempotency_keys SET status = ${answer.status}, content_type = ${answer.contentType}, body = ${answer.body},
           updated_at = now()
         WHERE tenant = ${tenant} AND key = ${key} AND status IS NULL`
     })
-    const release = Effect.fn("IdempotencyStore.release")(function* (tenant: string, key: string) {
+    const release = Effect.fnUntraced(function* (tenant: string, key: string) {
       yield* sql`DELETE FROM idempotency_keys WHERE tenant = ${tenant} AND key = ${key} AND status IS NULL`
     })
     return IdempotencyStore.of({ begin, complete, release })

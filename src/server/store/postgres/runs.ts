@@ -124,7 +124,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const forkedFrom = (run: Pick<NewRun, "forkedFrom">) => (run.forkedFrom === undefined ? null : json(run.forkedFrom))
     const first = (raw: ReadonlyArray<unknown>) => Effect.map(rows(raw), (r) => (r[0] === undefined ? undefined : toRow(r[0])))
 
-    const insert = Effect.fn("RunStore.insert")(function* (run: NewRun) {
+    const insert = Effect.fnUntraced(function* (run: NewRun) {
       return yield* first(
         yield* sql`
           WITH r AS (
@@ -140,7 +140,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
 
     // version 1: the row as `insert` then `finish` leave it. The events go in their order (numbers follow ORDER BY n).
-    const insertEndedOne = Effect.fn("RunStore.insertEnded")(function* (run: EndedRun) {
+    const insertEndedOne = Effect.fnUntraced(function* (run: EndedRun) {
       return yield* first(
         yield* sql`
           WITH r AS (
@@ -161,7 +161,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
 
     // The same for several runs: each row and its events from one JSON document. A run whose id is taken is
     // skipped (undefined), as alone.
-    const insertEndedMany = Effect.fn("RunStore.insertEndedMany")(function* (runs: ReadonlyArray<EndedRun>) {
+    const insertEndedMany = Effect.fnUntraced(function* (runs: ReadonlyArray<EndedRun>) {
       // Only what `json` makes storable alone is made storable here: text the database refuses in the code fails
       // the batch, and that run alone, as it would have failed alone.
       const given = runs.map((run, i) => ({
@@ -201,11 +201,11 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
     const insertEnded = batched(yield* Scope.Scope, MAX_BATCH, insertEndedOne, insertEndedMany)
 
-    const get = Effect.fn("RunStore.get")(function* (tenant: string, id: string) {
+    const get = Effect.fnUntraced(function* (tenant: string, id: string) {
       return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE tenant = ${tenant} AND id = ${id}`)
     })
 
-    const list = Effect.fn("RunStore.list")(function* (tenant: string, query: ListQuery) {
+    const list = Effect.fnUntraced(function* (tenant: string, query: ListQuery) {
       const raw = yield* sql`
         SELECT ${columns} FROM runs
         WHERE ${sql.and([
@@ -228,7 +228,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     // One statement: the Result gains the journal's calls it lacks (`withJournal`, in SQL: sorted by call number,
     // the listed ones first among equals), and the answer's call locations come back with the row.
     const callNumber = (key: string) => sql.literal(`(CASE WHEN substring(${key} from '[^:]*$') ~ '^[0-9]+$' THEN substring(${key} from '[^:]*$')::numeric END)`)
-    const finish = Effect.fn("RunStore.finish")(function* (id: string, owner: string, status: "succeeded" | "failed", result: Result) {
+    const finish = Effect.fnUntraced(function* (id: string, owner: string, status: "succeeded" | "failed", result: Result) {
       const raw = yield* sql`
         WITH given AS (SELECT ${json(result)}::jsonb AS result),
         listed AS (SELECT l.t, l.n FROM given, jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)),
@@ -261,7 +261,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         RETURNING seq
       ), d AS (DELETE FROM checkpoints WHERE run_id = ${id} AND seq <= (SELECT seq FROM k) - ${at.keep})`
 
-    const suspend = Effect.fn("RunStore.suspend")(function* (
+    const suspend = Effect.fnUntraced(function* (
       id: string,
       owner: string,
       snapshot: Uint8Array,
@@ -297,13 +297,13 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* first(raw)
     })
 
-    const pin = Effect.fn("RunStore.pin")(function* (tenant: string, id: string) {
+    const pin = Effect.fnUntraced(function* (tenant: string, id: string) {
       yield* sql`UPDATE runs SET auto_resume = false, wake = false WHERE tenant = ${tenant} AND id = ${id} AND status = 'suspended'`
     })
 
     // One statement: the state the run resumes from and the one kept for forks are the same, or neither is saved.
     // The number comes from the row the statement updates (migrations/0009), so a suspend racing it gets another.
-    const checkpoint = Effect.fn("RunStore.checkpoint")(function* (id: string, owner: string, snapshot: Uint8Array, seal: string | null, at: CheckpointAt) {
+    const checkpoint = Effect.fnUntraced(function* (id: string, owner: string, snapshot: Uint8Array, seal: string | null, at: CheckpointAt) {
       yield* sql`
         WITH r AS (
           UPDATE runs SET snapshot = ${snapshot}, seal = ${seal}, checkpoint_seq = checkpoint_seq + 1
@@ -313,7 +313,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         SELECT 1`
     })
 
-    const checkpointState = Effect.fn("RunStore.checkpointState")(function* (tenant: string, id: string, seq: number | undefined) {
+    const checkpointState = Effect.fnUntraced(function* (tenant: string, id: string, seq: number | undefined) {
       const run = yield* get(tenant, id)
       if (run === undefined) return undefined
       const raw = yield* sql`
@@ -323,7 +323,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return { run, state: (yield* decodeRows(State)(raw))[0] }
     })
 
-    const checkpoints = Effect.fn("RunStore.checkpoints")(function* (tenant: string, id: string) {
+    const checkpoints = Effect.fnUntraced(function* (tenant: string, id: string) {
       if ((yield* get(tenant, id)) === undefined) return undefined
       const kept = yield* decodeRows(Kept)(
         yield* sql`
@@ -341,7 +341,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       }))
     })
 
-    const pruneCheckpoints = Effect.fn("RunStore.pruneCheckpoints")(function* (ms: number) {
+    const pruneCheckpoints = Effect.fnUntraced(function* (ms: number) {
       const raw = yield* sql`
         WITH d AS (DELETE FROM checkpoints WHERE created_at < now() - ${ms} * interval '1 millisecond' RETURNING 1)
         SELECT count(*)::int AS n FROM d`
@@ -368,21 +368,21 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal, registrations: registrations(r) }
       })
 
-    const claim = Effect.fn("RunStore.claim")(function* (tenant: string, id: string, owner: string, leaseMs: number) {
+    const claim = Effect.fnUntraced(function* (tenant: string, id: string, owner: string, leaseMs: number) {
       return yield* claimWhere(sql`tenant = ${tenant} AND id = ${id} AND status = 'suspended'`, owner, leaseMs, {})
     })
 
-    const claimWoken = Effect.fn("RunStore.claimWoken")(function* (id: string, owner: string, leaseMs: number) {
+    const claimWoken = Effect.fnUntraced(function* (id: string, owner: string, leaseMs: number) {
       return yield* claimWhere(sql`id = ${id} AND status = 'suspended' AND wake`, owner, leaseMs, { auto: true })
     })
 
-    const wakeable = Effect.fn("RunStore.wakeable")(function* (limit: number) {
+    const wakeable = Effect.fnUntraced(function* (limit: number) {
       return yield* decodeRows(Wakeable)(
         yield* sql`SELECT id, tenant FROM runs WHERE status = 'suspended' AND wake ORDER BY updated_at LIMIT ${limit}`,
       )
     })
 
-    const takeOver = Effect.fn("RunStore.takeOver")(function* (owner: string, leaseMs: number, executing: ReadonlyArray<string>) {
+    const takeOver = Effect.fnUntraced(function* (owner: string, leaseMs: number, executing: ReadonlyArray<string>) {
       // SKIP LOCKED: replicas sweeping at the same time take different runs instead of queueing on one row.
       const raw = yield* sql`
         WITH victim AS (
@@ -405,7 +405,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return { row: toRow(r), snapshot: snapshot ?? new Uint8Array(), seal: r.seal, checkpoint: snapshot, attempts: r.recovery_attempts, previousOwner: r.previous_owner }
     })
 
-    const cancel = Effect.fn("RunStore.cancel")(function* (tenant: string, id: string, where: CancelWhere) {
+    const cancel = Effect.fnUntraced(function* (tenant: string, id: string, where: CancelWhere) {
       const condition =
         where === "suspended"
           ? sql`status = 'suspended'`
@@ -430,7 +430,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return r === undefined ? undefined : { row: toRow(r), durable: r.durable ?? [] }
     })
 
-    const requestControl = Effect.fn("RunStore.requestControl")(function* (tenant: string, id: string, control: Control) {
+    const requestControl = Effect.fnUntraced(function* (tenant: string, id: string, control: Control) {
       return yield* first(
         yield* sql`
           UPDATE runs SET control = ${json(control)}
@@ -439,11 +439,11 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       )
     })
 
-    const replyControl = Effect.fn("RunStore.replyControl")(function* (id: string, owner: string, control: Control) {
+    const replyControl = Effect.fnUntraced(function* (id: string, owner: string, control: Control) {
       yield* sql`UPDATE runs SET control = ${json(control)} WHERE id = ${id} AND owner = ${owner}`
     })
 
-    const renewLeases = Effect.fn("RunStore.renewLeases")(function* (owner: string, ids: ReadonlyArray<string>, leaseMs: number) {
+    const renewLeases = Effect.fnUntraced(function* (owner: string, ids: ReadonlyArray<string>, leaseMs: number) {
       if (ids.length === 0) return []
       return yield* decodeRows(Renewed)(
         yield* sql`

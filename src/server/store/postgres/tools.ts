@@ -65,7 +65,7 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
     const pg = yield* PgClient.PgClient
     const transaction = transactional(sql)
 
-    const write = Effect.fn("ToolStore.put")(function* (tenant: string, path: string, tool: RegisterTool, secret: string) {
+    const write = Effect.fnUntraced(function* (tenant: string, path: string, tool: RegisterTool, secret: string) {
       const clash = yield* decodeRows(Path)(
         yield* sql`
           SELECT path FROM tools
@@ -95,12 +95,12 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
     const put = (tenant: string, path: string, tool: RegisterTool, secret: string) =>
       transaction(sql`SELECT pg_advisory_xact_lock(hashtext(${`codemode.tools:${tenant}`}))`.pipe(Effect.andThen(write(tenant, path, tool, secret))))
 
-    const remove = Effect.fn("ToolStore.remove")(function* (tenant: string, path: string) {
+    const remove = Effect.fnUntraced(function* (tenant: string, path: string) {
       const rows = yield* sql`DELETE FROM tools WHERE tenant = ${tenant} AND path = ${path} RETURNING path`
       return rows.length > 0
     })
 
-    const rotate = Effect.fn("ToolStore.rotate")(function* (tenant: string, path: string, secret: string, overlapMs: number) {
+    const rotate = Effect.fnUntraced(function* (tenant: string, path: string, secret: string, overlapMs: number) {
       const rows = yield* sql`
         UPDATE tools SET previous_secret = secret, previous_secret_until = now() + ${overlapMs} * interval '1 millisecond',
           secret = ${secret}
@@ -108,13 +108,13 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
       return rows.length > 0
     })
 
-    const putNamespace = Effect.fn("ToolStore.putNamespace")(function* (tenant: string, path: string, description: string) {
+    const putNamespace = Effect.fnUntraced(function* (tenant: string, path: string, description: string) {
       yield* sql`
         INSERT INTO namespaces (tenant, path, description) VALUES (${tenant}, ${path}, ${description})
         ON CONFLICT (tenant, path) DO UPDATE SET description = excluded.description, updated_at = now()`
     })
 
-    const removeNamespace = Effect.fn("ToolStore.removeNamespace")(function* (tenant: string, path: string) {
+    const removeNamespace = Effect.fnUntraced(function* (tenant: string, path: string) {
       const rows = yield* sql`DELETE FROM namespaces WHERE tenant = ${tenant} AND path = ${path} RETURNING path`
       return rows.length > 0
     })
@@ -122,7 +122,7 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
     // One round trip per batch of run starts: each tenant's two lists as JSON arrays. The reads asked for while one
     // is in flight go together in the next (batch.ts), each sent after it was asked for, so none misses a
     // registration that was done before it.
-    const allOf = Effect.fn("ToolStore.all")(function* (tenants: ReadonlyArray<string>) {
+    const allOf = Effect.fnUntraced(function* (tenants: ReadonlyArray<string>) {
       const rows = yield* decodeRows(All)(
         yield* sql`
           SELECT q.tenant, ${registrationColumns(sql, "q.tenant")}
