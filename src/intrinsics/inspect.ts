@@ -414,6 +414,12 @@ const formatRaw = (ctx: Ctx, value: JSObject, recurseTimes: number): string => {
     }
   }
   ctx.seen.pop()
+  // Each level joins its children's text again: past the output budget (2 ** 27), every level on the way up copies
+  // a string of that size (~60 ms each), with no formatValue between them to ask for the time. Weighed by length,
+  // as a built-in's work on a string is (interrupt.ts).
+  let length = 0
+  for (const part of output) length += part.length
+  PollInterrupt(ctx.realm, 1 + (length >>> 8))
   const res = reduceToSingleString(ctx, output, base, braces, extrasType, recurseTimes, value)
   const budget = ctx.budget[ctx.indentationLvl] ?? 0
   const newLength = budget + res.length
