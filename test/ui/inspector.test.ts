@@ -350,6 +350,8 @@ describe("tenancy in the inspector", () => {
     await page.getByText("No runs yet.").waitFor()
     await page.goto(`${server.url}/ui#/runs/acme-private-run`)
     await page.getByRole("alert").filter({ hasText: "RunNotFound" }).waitFor()
+    // The page asks for the run and its events at once; leaving it before the events answer would abort that request.
+    await eventually(async () => (answers.some((a) => a.includes("/v1/runs/acme-private-run/events")) ? true : undefined))
     await page.goto(`${server.url}/ui#/tools`)
     await page.getByText("0 tools").waitFor()
     await page.getByLabel("Search", { exact: true }).fill("order")
@@ -358,7 +360,6 @@ describe("tenancy in the inspector", () => {
     await page.goto(`${server.url}/ui#/runs`)
     await page.getByLabel("Status", { exact: true }).selectOption("succeeded")
     await page.getByText("No runs match these filters.").waitFor()
-    await eventually(async () => (answers.some((a) => a.includes("/v1/runs/acme-private-run/events")) ? true : undefined))
 
     const seen = answers.join("\n")
     expect(answers.filter((a) => a.includes("/v1/")).length).toBeGreaterThan(4)
