@@ -53,9 +53,9 @@ export const decodeRows = <T>(schema: Schema.Decoder<T>) => {
 export const CHANNEL = "codemode_runs"
 
 /**
- * A FROM item that sends, when the statement commits, the notice of a change to the run `runId` names (a column of
- * the rows it joins): the change and its notice in one transaction, instead of a NOTIFY of its own after it
+ * A FROM item that sends, when the statement commits, the notice of a change to the run `runIdColumn` names (a column
+ * of the rows it joins, written into the SQL as it is: a constant, never data): the change and its notice in one transaction, instead of a NOTIFY of its own after it
  * (`Notifications.sentWith`). Only rows the statement changed are joined, so nothing is announced that did not happen.
  */
-export const notifying = (sql: SqlClient.SqlClient, type: "changed" | "events", runId: string): Statement.Fragment =>
-  sql`LATERAL (SELECT pg_notify(${CHANNEL}, json_build_object('type', ${type}::text, 'runId', ${sql.literal(runId)})::text)) AS notified`
+export const notifying = (sql: SqlClient.SqlClient, type: "changed" | "events", runIdColumn: string): Statement.Fragment =>
+  sql`LATERAL (SELECT pg_notify(${CHANNEL}, json_build_object('type', ${type}::text, 'runId', ${sql.literal(runIdColumn)})::text)) AS notified`
