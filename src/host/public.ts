@@ -15,7 +15,7 @@ export type { RankedItem, RankedPage, SearchItem, SearchPage, SearchRequest } fr
 export type { ToolTree } from "./tree.ts"
 export type { Program } from "./vm-program.ts"
 export type { ForkOptions, ForkOutcome } from "./fork.ts"
-export type { AdmittedCall, Outcome, RunObserver, Suspended, SuspendOptions } from "./vm-run.ts"
+export type { AdmittedCall, CheckpointOptions, Outcome, RunObserver, Suspended, SuspendOptions } from "./vm-run.ts"
 export type { Snapshot } from "../snapshot/format.ts"
 export type { SnapshotKey } from "../snapshot/signature.ts"
 export { toBytes, fromBytes } from "../snapshot/format.ts"

@@ -41,11 +41,13 @@ export interface Suspension<S> {
   /** A suspend is waiting: the engine should reach a save point soon, and an idle run must not wait for a call. */
   readonly requested: () => boolean
   /**
-   * A suspend is waiting, not only checkpoints. Checkpoints alone wait until outcomes the idle program was given
-   * have run: the program often ends, or reaches its next call, in that slice, and a state taken before it would
-   * be saved for nothing (the service asks for one as each call's outcome is recorded).
+   * A suspend is waiting, or a checkpoint asked for `now`. Other checkpoints wait until outcomes the idle program
+   * was given have run: the program often ends, or reaches its next call, in that slice, and a state taken before
+   * it would be saved for nothing (the service asks for one as each call's outcome is recorded).
    */
   readonly urgent: () => boolean
+  /** A checkpoint asked for `now` is waiting: outcomes that arrived after it are left out of it. */
+  readonly first: () => boolean
   /** Between two slices while `requested`: the run stops with `S`, or goes on (refused, or no save point yet). */
   readonly attempt: Effect.Effect<S | undefined>
 }
@@ -118,10 +120,17 @@ export const runLoop = <S = never>(
       }
     }
 
-    /** Moves every outcome that arrived into the inbox (a settled call no longer blocks a suspend). */
+    /**
+     * Moves every outcome that arrived into the inbox (a settled call no longer blocks a suspend), in order: at the
+     * wake-up of a checkpoint asked for `now` it stops, and the loop takes that checkpoint before the outcomes
+     * that arrived after it.
+     */
     const absorb = (event: LoopEvent | undefined): void => {
       for (let e = event; e !== undefined; e = events.poll()) {
-        if (e._tag !== "outcome") continue
+        if (e._tag !== "outcome") {
+          if (suspension?.first()) return
+          continue
+        }
         const entry = run.calls.get(e.callId)
         if (entry === undefined || entry.state === "settled" || entry.detached) continue
         entry.state = "settled"

@@ -29,7 +29,7 @@ import { diagnostic } from "./diagnostic.ts"
 import { fail, type Result } from "./result.ts"
 import type { SuspendError } from "./suspend-error.ts"
 import type { LoopEvent } from "./run-state.ts"
-import { runSession, type Outcome, type RunObserver, type SuspendOptions, type SuspendRequest } from "./vm-run.ts"
+import { type CheckpointOptions, runSession, type Outcome, type RunObserver, type SuspendOptions, type SuspendRequest } from "./vm-run.ts"
 import { newSession, restoreSession, type Session, type VmContext } from "./vm-session.ts"
 import { Mailbox } from "./mailbox.ts"
 
@@ -48,7 +48,7 @@ export interface Program<R = never> {
    * Non-spec: the state a suspend would save now (refused for the same reasons), while the run goes on — a
    * checkpoint a host keeps to resume the run elsewhere if this process dies. After the run ended, its outcome.
    */
-  readonly checkpoint: () => Effect.Effect<Outcome, SuspendError>
+  readonly checkpoint: (options?: CheckpointOptions) => Effect.Effect<Outcome, SuspendError>
 }
 
 const emptyParts = { logs: [], warnings: [], toolCalls: [], truncated: false }
@@ -101,17 +101,17 @@ class ProgramImpl implements Program<unknown> {
     for (const r of this.requests.splice(0)) Deferred.doneUnsafe(r.reply, this.outcome === undefined ? Exit.interrupt() : Exit.succeed(this.outcome))
   }
 
-  readonly suspend = (options?: SuspendOptions): Effect.Effect<Outcome, SuspendError> => this.request(options, false)
+  readonly suspend = (options?: SuspendOptions): Effect.Effect<Outcome, SuspendError> => this.request(options, false, false)
 
-  readonly checkpoint = (): Effect.Effect<Outcome, SuspendError> => this.request(undefined, true)
+  readonly checkpoint = (options?: CheckpointOptions): Effect.Effect<Outcome, SuspendError> => this.request(undefined, true, options?.now === true)
 
-  private request(options: SuspendOptions | undefined, checkpoint: boolean): Effect.Effect<Outcome, SuspendError> {
+  private request(options: SuspendOptions | undefined, checkpoint: boolean, now: boolean): Effect.Effect<Outcome, SuspendError> {
     return Deferred.await(this.started).pipe(
       Effect.flatMap(() =>
         Effect.suspend(() => {
           if (this.state === "ended") return this.outcome === undefined ? Effect.interrupt : Effect.succeed(this.outcome)
           const reply = Deferred.makeUnsafe<Outcome, SuspendError>()
-          this.requests.push({ options, checkpoint, reply })
+          this.requests.push({ options, checkpoint, now, reply })
           this.events.offer({ _tag: "wake" })
           return Deferred.await(reply)
         }),

@@ -60,10 +60,27 @@ export interface SuspendOptions {
   readonly maxBytes?: number
 }
 
+/**
+ * Non-spec options of `program.checkpoint`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface CheckpointOptions {
+  /**
+   * Taken at the next save point, before any outcome that arrives after this request: the state with the calls
+   * in flight now still in flight (a host keeps it at a call boundary, to answer the call otherwise later). By
+   * default a checkpoint waits until outcomes the idle program was given have run.
+   */
+  readonly now?: boolean
+}
+
 export interface SuspendRequest {
   readonly options: SuspendOptions | undefined
   /** A checkpoint (`program.checkpoint`): the state is saved as a suspend would save it, and the run goes on. */
   readonly checkpoint: boolean
+  /** A checkpoint asked for `now` (CheckpointOptions). */
+  readonly now: boolean
   readonly reply: Deferred.Deferred<Outcome, SuspendError>
 }
 
@@ -206,7 +223,8 @@ export const runSession = (
       },
       suspension: {
         requested: () => requests.length > 0,
-        urgent: () => requests.some((r) => !r.checkpoint),
+        urgent: () => requests.some((r) => !r.checkpoint || r.now),
+        first: () => requests.some((r) => r.now),
         attempt: Effect.suspend(() => (liveNativeFrame(s.vm) ? Effect.succeed(undefined) : trySuspend(requests.splice(0)))),
       },
       onLog: observer?.onLog,

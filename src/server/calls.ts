@@ -44,10 +44,10 @@ export interface RunCalls {
   /** Writes the lines the run logged so far: a call's events follow the lines logged before it, as in the program. */
   readonly flushLogs: Effect.Effect<void>
   /**
-   * A call boundary worth a checkpoint: a call's outcome or a durable call's data was recorded, or an idempotent
-   * call is about to be sent.
+   * A call boundary worth a checkpoint: a call's outcome or a durable call's data was recorded, or (`now`) an
+   * idempotent call is about to be sent, whose state with the call in flight its outcome must not overtake.
    */
-  readonly boundary: Effect.Effect<void>
+  readonly boundary: (now: boolean) => Effect.Effect<void>
   /** The run cannot go on safely (its replay diverged from the journal): it is failed with `message`. */
   readonly fault: (message: string) => Effect.Effect<never>
   /** Another replica took the run over: its calls are that replica's now, and nothing here may cancel them. */
@@ -129,7 +129,7 @@ export const makeCalls = (deps: CallDeps) => {
     Effect.sync(() => metrics.call(tool.mode, outcome.ok)).pipe(
       Effect.andThen(run.flushLogs),
       Effect.andThen(record(run.runId, store.settled(run.runId, key, outcome))),
-      Effect.andThen(run.boundary),
+      Effect.andThen(run.boundary(false)),
     )
 
   /** A plain or idempotent call: one webhook request (idempotent ones retried on transient failures). */
@@ -149,7 +149,7 @@ export const makeCalls = (deps: CallDeps) => {
       if (!again) yield* recordFirst(run, tool, started)
       // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
       // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
-      if (tool.mode === "idempotent" && !again) yield* run.boundary
+      if (tool.mode === "idempotent" && !again) yield* run.boundary(true)
       // The attempt's record comes before its outcome's.
       const settleNow = (outcome: StoredOutcome) =>
         (recording === undefined ? Effect.void : Fiber.join(recording)).pipe(Effect.andThen(settle(run, tool, key, outcome)))
@@ -189,7 +189,7 @@ export const makeCalls = (deps: CallDeps) => {
           )
         }),
       )
-      yield* run.boundary
+      yield* run.boundary(false)
     }).pipe(during(run.busy(1), run.busy(-1)))
 
   /**

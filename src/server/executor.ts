@@ -142,8 +142,12 @@ export interface Program {
    * when the run has already ended (its outcome is what `run` returns).
    */
   readonly suspend: Effect.Effect<void, SuspendRefused>
-  /** The state a suspend would save now, while the run goes on; undefined when the run has ended. */
-  readonly checkpoint: Effect.Effect<Checkpoint | undefined, SuspendRefused>
+  /**
+   * The state a suspend would save, while the run goes on; undefined when the run has ended. `now`: before
+   * outcomes that arrive after this request (the state at a call boundary, the call in flight); otherwise once
+   * outcomes the idle program was given have run.
+   */
+  readonly checkpoint: (now: boolean) => Effect.Effect<Checkpoint | undefined, SuspendRefused>
 }
 
 /** A state taken while the run goes on, with where it sits in the run's call journal. */
@@ -302,11 +306,12 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
     // The library leaves a waiting suspend interrupted when the run ended without an outcome (a cancel won the
     // race): for the service that run has ended, which `suspend` and `checkpoint` answer without effect.
     suspend: vm.suspend().pipe(Effect.asVoid, Effect.mapError(refused), endedWithoutOutcome(undefined)),
-    checkpoint: vm.checkpoint().pipe(
-      Effect.map((o) => (o.ok === "suspended" ? { bytes: CodeMode.toBytes(o.state), ...journalPosition(o.state.run) } : undefined)),
-      Effect.mapError(refused),
-      endedWithoutOutcome(undefined),
-    ),
+    checkpoint: (now) =>
+      vm.checkpoint({ now }).pipe(
+        Effect.map((o) => (o.ok === "suspended" ? { bytes: CodeMode.toBytes(o.state), ...journalPosition(o.state.run) } : undefined)),
+        Effect.mapError(refused),
+        endedWithoutOutcome(undefined),
+      ),
   })
 
   /**
@@ -383,7 +388,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
           )
         }),
       )
-      return adapt({ run: () => run, suspend: (o) => Effect.suspend(() => current.suspend(o)), checkpoint: () => Effect.suspend(() => current.checkpoint()) })
+      return adapt({ run: () => run, suspend: (o) => Effect.suspend(() => current.suspend(o)), checkpoint: (o) => Effect.suspend(() => current.checkpoint(o)) })
     })
   }
 

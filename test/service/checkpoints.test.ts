@@ -3,6 +3,9 @@
  * follows, for its tenant only, at most CODEMODE_CHECKPOINT_MAX_PER_RUN of them, and pruned past
  * CODEMODE_CHECKPOINT_RETENTION_MS. Real interpreter, real Postgres, real webhook receiver.
  */
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -72,6 +75,38 @@ describe("checkpoints of a run", () => {
       }
       expect((await request(server.url, "GET", `/v1/runs/${run.body.id}/checkpoints`, undefined, as(globex))).status).toBe(404)
     } finally {
+      await server.close()
+    }
+  })
+
+  it("taken before a call are kept before the run's answer, however slow their write", async () => {
+    const server = await replica()
+    // Another transaction holds a lock that makes every write of a checkpoint wait for it (the finish of a run
+    // takes none): the state saved before the call is written after its outcome, and the run ends meanwhile.
+    const locked = Promise.withResolvers<void>()
+    const holdMs = 1500
+    const holding = Effect.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* PgClient.PgClient
+        yield* sql.withTransaction(
+          sql`LOCK TABLE checkpoints IN SHARE MODE`.pipe(Effect.andThen(Effect.sync(() => locked.resolve())), Effect.andThen(Effect.sleep(holdMs))),
+        )
+      }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(db.url), maxConnections: 1 }))),
+    )
+    try {
+      await locked.promise
+      const started = Date.now()
+      const run = await request(server.url, "POST", "/v1/runs", { code: "await tools.steps.do({ n: 8 }); 2" }, as(acme))
+      expect(run.body.result.value).toBe(2)
+      // The answer waited for the checkpoint: it is listed, and a fork without `at` starts from it.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(holdMs - 100)
+      const kept: Array<any> = (await request(server.url, "GET", `/v1/runs/${run.body.id}/checkpoints`, undefined, as(acme))).body.checkpoints
+      expect(kept.map((k) => [k.calls, k.after.input])).toStrictEqual([[1, { n: 8 }]])
+      const fork = await request(server.url, "POST", `/v1/runs/${run.body.id}/fork`, {}, as(acme))
+      expect(fork.body.status, JSON.stringify(fork.body)).toBe("succeeded")
+      expect(fork.body.forkedFrom).toStrictEqual({ run: run.body.id, checkpoint: kept[0].seq })
+    } finally {
+      await holding
       await server.close()
     }
   })

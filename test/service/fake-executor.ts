@@ -46,7 +46,7 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
     script = JSON.parse(from.code) as Script
   } catch {
     const result: Result = { ok: false, error: { kind: "ParseError", message: "not a JSON script" }, toolCalls: [] }
-    return { run: Effect.succeed(result), suspend: Effect.void, checkpoint: Effect.succeed(undefined) }
+    return { run: Effect.succeed(result), suspend: Effect.void, checkpoint: () => Effect.succeed(undefined) }
   }
   const results = [...from.results]
   const toolCalls = [...from.toolCalls]
@@ -113,7 +113,7 @@ const make = (runId: string, tools: ReadonlyArray<ToolBinding>, from: State): Pr
       : Effect.void,
   )
   const suspend = blocked.pipe(Effect.andThen(Deferred.succeed(suspendSignal, undefined)), Effect.andThen(Deferred.await(outcome)), Effect.asVoid)
-  const checkpoint = blocked.pipe(
+  const checkpoint = () => blocked.pipe(
     Effect.map(() => ({ bytes: encode({ code: from.code, step, results, toolCalls }), calls: toolCalls.length, lastKey: toolCalls.at(-1)?.key })),
   )
   return { run, suspend, checkpoint }

@@ -34,7 +34,7 @@ describe("a fork through the executor", () => {
     const original = await Effect.runPromise(executor.program({ ...spec, runId: "orig", code, limits: { timeoutMs: 30_000 } }))
     const running = Effect.runFork(original.run)
     while (inFlight === undefined) await new Promise((r) => setTimeout(r, 5))
-    const checkpoint = await Effect.runPromise(original.checkpoint)
+    const checkpoint = await Effect.runPromise(original.checkpoint(true))
     await Effect.runPromise(Fiber.interrupt(running))
     expect(checkpoint?.calls).toBe(3)
     expect(checkpoint?.lastKey).toBe(inFlight)

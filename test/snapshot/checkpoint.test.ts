@@ -79,6 +79,41 @@ describe("checkpoint", () => {
       assert.deepStrictEqual(seen, ["cp:1", "cp:2", "cp:2"])
     }))
 
+  it.effect("asked for now just before the call's outcome arrives, is the state with that call in flight, which a fork answers otherwise", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = []
+      const asked: Array<Fiber.Fiber<CodeMode.Outcome, CodeMode.SuspendError>> = []
+      let program: CodeMode.Program<never> | undefined
+      // As the service does before it sends an idempotent call: the request is made, then the outcome comes, and
+      // the run loop hears of both at once.
+      const fetchN = Tool.make({
+        description: "an idempotent read",
+        input: N,
+        output: Schema.Number,
+        execute: Tool.idempotent(({ n }, { key }) =>
+          Effect.gen(function* () {
+            seen.push(key)
+            if (asked.length === 0) asked.push(yield* Effect.forkDetach(program!.checkpoint({ now: true }), { startImmediately: true }))
+            return n * 10
+          }),
+        ),
+      })
+      const runtime = CodeMode.make({ tools: { fetchN }, engine: "vm" })
+      program = runtime.program(`const a = await tools.fetchN({ n: 4 }); return a + 1`, undefined, { runId: "cp" })
+      const outcome = yield* program.run()
+      assert.deepStrictEqual(outcome.ok === true && outcome.value, 41)
+      // Without \`now\` it would wait for the outcome to run, and the run ends in that slice: no state at all.
+      const taken = yield* Fiber.join(asked[0]!)
+      assert.strictEqual(taken.ok, "suspended")
+      const state = CodeMode.toBytes((taken as CodeMode.Suspended).state)
+      const again = yield* CodeMode.make({ tools: { fetchN }, engine: "vm" }).resume(CodeMode.fromBytes(state)).run()
+      assert.deepStrictEqual(again.ok === true && again.value, 41)
+      assert.deepStrictEqual(seen, ["cp:1", "cp:1"])
+      const forked = yield* CodeMode.make({ tools: { fetchN }, engine: "vm" }).fork(state, { outcomes: { "cp:1": { ok: true, value: 70 } } }).run()
+      assert.deepStrictEqual(forked.ok === true && forked.value, 71)
+      assert.deepStrictEqual(seen, ["cp:1", "cp:1"])
+    }))
+
   it.effect("is refused while a plain call runs, naming it, and the run goes on", () =>
     Effect.gen(function* () {
       const gate = yield* Deferred.make<void>()

@@ -70,11 +70,11 @@ const host = (runId: string, make: Effect.Effect<Program, { readonly message: st
   )
 }
 
-const answer = (request: number, runId: string, op: "suspend" | "checkpoint"): void => {
+const answer = (request: number, runId: string, op: "suspend" | "checkpoint", now: boolean): void => {
   const program = runs.get(runId)?.program
   if (program === undefined) return send({ type: "answer", request, ok: true, checkpoint: undefined })
   const effect: Effect.Effect<Checkpoint | undefined, SuspendRefused> =
-    op === "suspend" ? Effect.as(program.suspend, undefined) : program.checkpoint
+    op === "suspend" ? Effect.as(program.suspend, undefined) : program.checkpoint(now)
   Effect.runFork(
     Effect.match(effect, {
       onSuccess: (checkpoint) => send({ type: "answer", request, ok: true, checkpoint }),
@@ -104,7 +104,7 @@ process.on("message", (message: ToChild) => {
     }
     case "suspend":
     case "checkpoint":
-      return answer(message.request, message.runId, message.type)
+      return answer(message.request, message.runId, message.type, message.now)
     case "cancel": {
       const fiber = runs.get(message.runId)?.fiber
       const runId = message.runId

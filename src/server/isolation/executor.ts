@@ -36,7 +36,7 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
     return {
       run: pool.run(runId, start, tools, onLog, limits?.timeoutMs ?? pool.options.defaultTimeoutMs, current),
       suspend: Effect.suspend(() => pool.request(current.child, runId, "suspend")).pipe(Effect.flatMap(refusedBy), Effect.asVoid),
-      checkpoint: Effect.suspend(() => pool.request(current.child, runId, "checkpoint")).pipe(Effect.flatMap(refusedBy)),
+      checkpoint: (now) => Effect.suspend(() => pool.request(current.child, runId, "checkpoint", now)).pipe(Effect.flatMap(refusedBy)),
     }
   }
   return Executor.of({

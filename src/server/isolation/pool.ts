@@ -197,13 +197,13 @@ export class Pool {
     })
   }
 
-  /** Asks the child hosting a run to suspend it or to take a checkpoint; `undefined` when it has none. */
-  request(child: Child | undefined, runId: string, type: "suspend" | "checkpoint"): Effect.Effect<Answer> {
+  /** Asks the child hosting a run to suspend it or to take a checkpoint (`now`: Program.checkpoint); `undefined` when it has none. */
+  request(child: Child | undefined, runId: string, type: "suspend" | "checkpoint", now = false): Effect.Effect<Answer> {
     if (child === undefined || !child.alive) return Effect.succeed(undefined)
     return Effect.callback<Answer>((resume) => {
       const request = ++nextRequest
       child.requests.set(request, (answer) => resume(Effect.succeed(answer)))
-      child.send({ type, runId, request })
+      child.send({ type, runId, request, now })
       return Effect.sync(() => void child.requests.delete(request))
     })
   }

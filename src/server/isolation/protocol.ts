@@ -32,7 +32,7 @@ export type ToChild =
     } & RunSetup)
   | { readonly type: "reply"; readonly id: number; readonly ok: true; readonly value: unknown }
   | { readonly type: "reply"; readonly id: number; readonly ok: false; readonly message: string }
-  | { readonly type: "suspend" | "checkpoint"; readonly runId: string; readonly request: number }
+  | { readonly type: "suspend" | "checkpoint"; readonly runId: string; readonly request: number; readonly now: boolean }
   | { readonly type: "cancel"; readonly runId: string }
   | { readonly type: "ping"; readonly seq: number }
 

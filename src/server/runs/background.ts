@@ -2,6 +2,7 @@
  * What `Execution` keeps doing beside a run's program: the timer that suspends a run idling on durable calls, and
  * the checkpoints saved at its call boundaries. Both fork into the execution's scope, so they end with it.
  */
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import type { RunStore } from "../store/runs.ts"
 import type { Running } from "./running.ts"
@@ -36,39 +37,64 @@ export const idleSuspender =
       )
     })
 
-/** Saves a checkpoint of a run: one at a time, and one more when asked again meanwhile. */
+/**
+ * Saves a checkpoint of a run: one at a time, and one more when asked again meanwhile. `now`: the state at a call
+ * boundary, taken before outcomes that arrive after the request (Program.checkpoint); otherwise a state after the
+ * outcome just recorded.
+ */
 export const checkpointer =
   (store: RunStore["Service"], me: string, keep: number, fork: Fork) =>
-  (run: Running): Effect.Effect<void> =>
+  (run: Running, now: boolean): Effect.Effect<void> =>
     Effect.suspend(() => {
-      if (run.checkpointing) {
-        run.checkpointAgain = true
+      if (run.checkpointing !== undefined) {
+        run.checkpointAgain = now || run.checkpointAgain === "now" ? "now" : "later"
         return Effect.void
       }
-      run.checkpointing = true
-      const once = Effect.gen(function* () {
-        // The call's outcome reaches the program once the tool's effect has returned: let it get there.
-        for (let attempt = 0; attempt < 3; attempt++) {
-          yield* Effect.sleep(attempt === 0 ? 0 : 20)
-          const taken = yield* Effect.exit(run.program.checkpoint)
-          if (taken._tag === "Failure") continue
-          const at = taken.value
-          if (at !== undefined) {
-            yield* store.checkpoint(run.id, me, at.bytes, run.seal(at.bytes), { calls: at.calls, lastKey: at.lastKey, keep })
+      const done = Deferred.makeUnsafe<void>()
+      run.checkpointing = done
+      const once = (now: boolean) =>
+        Effect.gen(function* () {
+          for (let attempt = 0; attempt < 3; attempt++) {
+            // A later state: the call's outcome reaches the program once the tool's effect has returned, let it get there.
+            if (attempt > 0 || !now) yield* Effect.sleep(attempt === 0 ? 0 : 20)
+            const taken = yield* Effect.exit(run.program.checkpoint(now))
+            if (taken._tag === "Failure") continue
+            const at = taken.value
+            if (at !== undefined) {
+              yield* store.checkpoint(run.id, me, at.bytes, run.seal(at.bytes), { calls: at.calls, lastKey: at.lastKey, keep })
+            }
+            return
           }
-          return
-        }
-      })
-      const loop: Effect.Effect<void> = once.pipe(
-        Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${run.id}`, e)),
-        Effect.andThen(
-          Effect.suspend(() => {
-            if (!run.checkpointAgain || run.finishing) return Effect.void
-            run.checkpointAgain = false
-            return loop
-          }),
+        })
+      const loop = (now: boolean): Effect.Effect<void> =>
+        once(now).pipe(
+          Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${run.id}`, e)),
+          Effect.andThen(
+            Effect.suspend(() => {
+              const again = run.checkpointAgain
+              if (again === undefined || run.finishing) return Effect.void
+              run.checkpointAgain = undefined
+              return loop(again === "now")
+            }),
+          ),
+        )
+      return fork(
+        loop(now).pipe(
+          Effect.ensuring(
+            Effect.sync(() => {
+              run.checkpointing = undefined
+              Deferred.doneUnsafe(done, Effect.void)
+            }),
+          ),
         ),
       )
-      return fork(loop.pipe(Effect.ensuring(Effect.sync(() => void (run.checkpointing = false)))))
     })
+
+/**
+ * Waits until the checkpoint being saved (if any) is written or given up. A run's end waits for it: its outcome,
+ * once answered, promises the checkpoint taken at each call boundary before it, and the store refuses a checkpoint
+ * of a run that has ended.
+ */
+export const checkpointed = (run: Running): Effect.Effect<void> =>
+  Effect.suspend(() => (run.checkpointing === undefined ? Effect.void : Deferred.await(run.checkpointing)))
 

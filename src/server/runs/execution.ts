@@ -36,7 +36,7 @@ import { Webhooks } from "../webhooks.ts"
 import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
-import { checkpointer, idleSuspender } from "./background.ts"
+import { checkpointed, checkpointer, idleSuspender } from "./background.ts"
 import { failing, type Make, type Running, type Saved, type StopReason, takeLogs } from "./running.ts"
 
 const LOG_FLUSH_MS = 100
@@ -164,7 +164,7 @@ export class Execution extends Context.Service<
           (delta === 1 ? recordFirst(run) : Effect.void).pipe(Effect.andThen(Effect.suspend(() => ((run.busy += delta), armIdle(run))))),
         waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
         flushLogs: flushLogs(run),
-        boundary: checkpoint(run),
+        boundary: (now) => checkpoint(run, now),
         fault: (message) =>
           Effect.suspend(() => {
             run.fault ??= message
@@ -216,6 +216,8 @@ export class Execution extends Context.Service<
           run.finishing = true
           yield* Fiber.interrupt(flushing)
           yield* flushLogs(run)
+          // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
+          if (outcome.ok !== "suspended") yield* checkpointed(run)
           // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
           // the database refuses (not a connection failure, which the store tries again) fails the run instead of
           // leaving it running with nobody executing it.
@@ -307,8 +309,8 @@ export class Execution extends Context.Service<
           waiting: new Set(),
           sleepingOn: [],
           generation: 0,
-          checkpointing: false,
-          checkpointAgain: false,
+          checkpointing: undefined,
+          checkpointAgain: undefined,
           logs: [],
           flushLock: Semaphore.makeUnsafe(1),
           recordLock: Semaphore.makeUnsafe(1),
@@ -324,7 +326,7 @@ export class Execution extends Context.Service<
         yield* FiberMap.run(fibers, row.id, save(run, row), { startImmediately: true })
         // A new fork's state of its own, at once: a replica that takes it over continues from a state, and a fork
         // has no code to start again from (Ownership.continueSealed).
-        if (row.forkedFrom !== null && !replay) yield* checkpoint(run)
+        if (row.forkedFrom !== null && !replay) yield* checkpoint(run, false)
         return Deferred.await(run.saved)
       })
 

@@ -50,8 +50,10 @@ export interface Running {
   sleepingOn: ReadonlyArray<string>
   /** Bumped on every change of `busy` or `waiting`: an idle timer armed before the change does nothing. */
   generation: number
-  checkpointing: boolean
-  checkpointAgain: boolean
+  /** Completes when the checkpoint being saved is written (undefined: none is). */
+  checkpointing: Deferred.Deferred<void> | undefined
+  /** A checkpoint was asked for while one was being saved (Program.checkpoint `now`, or not). */
+  checkpointAgain: "now" | "later" | undefined
   /** Lines logged and not yet written as events. */
   logs: Array<LoggedLine>
   readonly flushLock: Semaphore.Semaphore
@@ -63,7 +65,7 @@ export interface Running {
 export const failing = (message: string): Program => ({
   run: Effect.succeed(failed("ExecutionFailure", message)),
   suspend: Effect.void,
-  checkpoint: Effect.succeed(undefined),
+  checkpoint: () => Effect.succeed(undefined),
 })
 
 /** Logged lines of one run streamed as events at most (the first ones); the rest are in its Result. */
