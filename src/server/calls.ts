@@ -25,7 +25,7 @@ import { storable } from "./json-guard.ts"
 import { hashKey } from "./keys.ts"
 import type { Metrics } from "./metrics.ts"
 import type { Notifications } from "./notifications.ts"
-import type { CallStore, JournalEntry, RecordedCalls } from "./store/calls.ts"
+import type { CallStore, JournalEntry, NewCall, RecordedCalls } from "./store/calls.ts"
 import { sqlMessage } from "./store/errors.ts"
 import type { Registrations, ToolRow } from "./store/tools.ts"
 import type { Webhooks } from "./webhooks.ts"
@@ -63,6 +63,12 @@ export interface CallDeps {
 }
 
 type StoredOutcome = { readonly ok: boolean; readonly output?: unknown; readonly error?: { readonly message?: string } }
+
+/**
+ * How long the new attempt of a call sent again waits to be recorded on its own: one that answers sooner is
+ * recorded with its outcome. Only how soon its `call.started` event shows depends on it.
+ */
+const ATTEMPT_GRACE_MS = 50
 
 /** Runs `begin`, then the effect, then `end` however it ends. */
 const during =
@@ -125,10 +131,11 @@ export const makeCalls = (deps: CallDeps) => {
       return prior
     })
 
-  const settle = (run: RunCalls, tool: ToolRow, key: string, outcome: StoredOutcome) =>
+  /** Records a call's outcome (and `attempt`, the call's new attempt, when not recorded yet: CallStore.settled). */
+  const settle = (run: RunCalls, tool: ToolRow, key: string, outcome: StoredOutcome, attempt?: NewCall) =>
     Effect.sync(() => metrics.call(tool.mode, outcome.ok)).pipe(
       Effect.andThen(run.flushLogs),
-      Effect.andThen(record(run.runId, store.settled(run.runId, key, outcome))),
+      Effect.andThen(record(run.runId, store.settled(run.runId, key, outcome, attempt))),
       Effect.andThen(run.boundary(false)),
     )
 
@@ -140,19 +147,34 @@ export const makeCalls = (deps: CallDeps) => {
       if (prior?.state === "running" && tool.mode !== "idempotent") {
         return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
-      const started = store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, location })
+      const attempt: NewCall = { key, path: tool.path, mode: tool.mode, input, location }
+      const started = store.started(run.runId, attempt)
       // An idempotent call the journal has queued was in flight in the state this incarnation continued from, which
       // is kept already, and it is sent again after a crash whether the journal says queued or running: its new
-      // attempt is recorded while it is sent, not before.
+      // attempt is recorded while it is sent, not before — after ATTEMPT_GRACE_MS, or with its outcome when that
+      // comes first (a resume's call often answers at once: one statement instead of two before the program has it).
       const again = tool.mode === "idempotent" && prior?.state === "queued"
-      const recording = again ? yield* Effect.forkChild(run.flushLogs.pipe(Effect.andThen(record(run.runId, started)))) : undefined
+      let recordingBegan = false
+      const recording = again
+        ? yield* Effect.forkChild(
+            Effect.sleep(ATTEMPT_GRACE_MS).pipe(
+              Effect.andThen(
+                Effect.uninterruptible(
+                  Effect.sync(() => void (recordingBegan = true)).pipe(Effect.andThen(run.flushLogs), Effect.andThen(record(run.runId, started))),
+                ),
+              ),
+            ),
+          )
+        : undefined
       if (!again) yield* recordFirst(run, tool, started)
       // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
       // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
       if (tool.mode === "idempotent" && !again) yield* run.boundary(true)
-      // The attempt's record comes before its outcome's.
+      // The attempt's record comes before its outcome's, or with it.
       const settleNow = (outcome: StoredOutcome) =>
-        (recording === undefined ? Effect.void : Fiber.join(recording)).pipe(Effect.andThen(settle(run, tool, key, outcome)))
+        recording === undefined
+          ? settle(run, tool, key, outcome)
+          : Fiber.interrupt(recording).pipe(Effect.andThen(Effect.suspend(() => settle(run, tool, key, outcome, recordingBegan ? undefined : attempt))))
       return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
         // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
         Effect.tap((output) => settleNow({ ok: true, output: output ?? null })),

@@ -170,6 +170,36 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a call sent again that answers at once records its attempt with its outcome: started, then settled", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const events = yield* EventStore
+          const run = newRun()
+          yield* runs.insert(run)
+          const location = { line: 2, column: 7 }
+          const call = { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 }, location }
+          yield* calls.started(run.id, call)
+          yield* runs.suspend(run.id, "a", bytes("state"), "sealed-state", START)
+          yield* runs.claim("t", run.id, "b", 60_000)
+          yield* calls.settled(run.id, call.key, { ok: true, output: 10 }, { ...call, location: undefined })
+          assert.deepStrictEqual(yield* calls.journal(run.id, call.key), {
+            path: "slow.echo",
+            mode: "idempotent",
+            input: { n: 1 },
+            state: "settled",
+            data: null,
+            outcome: { ok: true, output: 10 },
+          })
+          const seen = (yield* events.after(run.id, "0", 100)).filter((e) => e.type.startsWith("call.")).map((e) => [e.type, e.data])
+          assert.deepStrictEqual(seen, [
+            ["call.started", { key: call.key, path: "slow.echo", input: { n: 1 }, attempt: 1, location }],
+            ["call.started", { key: call.key, path: "slow.echo", input: { n: 1 }, attempt: 2, location }],
+            ["call.settled", { key: call.key, outcome: { ok: true, output: 10 } }],
+          ])
+        }),
+      )
+
       it.effect("a suspended run is claimed once; its running calls are queued meanwhile", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

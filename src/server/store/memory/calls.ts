@@ -39,6 +39,40 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
       appendEvent(tables, c.runId, "call.settled", { key: c.key, outcome: c.outcome }, now, callEventKey("call.settled", c.key))
     }
 
+    /** A call begins, or begins again: recorded running, with its `call.started` event. */
+    const start = (runId: string, call: NewCall, now: number) => {
+      let c = find(runId, call.key)
+      if (c === undefined) {
+        c = {
+          runId,
+          key: call.key,
+          path: call.path,
+          mode: call.mode,
+          input: jsonb(call.input ?? null),
+          state: "running",
+          attempts: 1,
+          callbackHash: call.callbackHash ?? null,
+          location: call.location ?? null,
+          data: undefined,
+          outcome: undefined,
+          deadlineAt: null,
+          heartbeatMs: null,
+          heartbeatAt: null,
+          createdAt: now,
+          order: ++tables.sequences.call,
+        }
+        tables.calls.set(callKey(runId, call.key), c)
+      } else {
+        c.state = "running"
+        c.attempts++
+        c.callbackHash = call.callbackHash ?? c.callbackHash
+        c.location = call.location ?? c.location
+      }
+      const where = c.location === null ? {} : { location: c.location }
+      const data = { key: call.key, path: call.path, input: call.input ?? null, attempt: c.attempts, ...where }
+      appendEvent(tables, runId, "call.started", data, now, callEventKey("call.started", call.key, c.attempts))
+    }
+
     return CallStore.of({
       pending: (runIds) =>
         Effect.sync(() => {
@@ -62,39 +96,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           }
           return out
         }),
-      started: (runId, call: NewCall) =>
-        atomically((now) => {
-          let c = find(runId, call.key)
-          if (c === undefined) {
-            c = {
-              runId,
-              key: call.key,
-              path: call.path,
-              mode: call.mode,
-              input: jsonb(call.input ?? null),
-              state: "running",
-              attempts: 1,
-              callbackHash: call.callbackHash ?? null,
-              location: call.location ?? null,
-              data: undefined,
-              outcome: undefined,
-              deadlineAt: null,
-              heartbeatMs: null,
-              heartbeatAt: null,
-              createdAt: now,
-              order: ++tables.sequences.call,
-            }
-            tables.calls.set(callKey(runId, call.key), c)
-          } else {
-            c.state = "running"
-            c.attempts++
-            c.callbackHash = call.callbackHash ?? c.callbackHash
-            c.location = call.location ?? c.location
-          }
-          const where = c.location === null ? {} : { location: c.location }
-          const data = { key: call.key, path: call.path, input: call.input ?? null, attempt: c.attempts, ...where }
-          appendEvent(tables, runId, "call.started", data, now, callEventKey("call.started", call.key, c.attempts))
-        }),
+      started: (runId, call: NewCall) => atomically((now) => start(runId, call, now)),
       accepted: (runId, key, data, timing) =>
         atomically((now) => {
           const c = find(runId, key)
@@ -106,8 +108,9 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           c.heartbeatAt = now
           appendEvent(tables, runId, "call.accepted", { key, data: c.data }, now, callEventKey("call.accepted", key))
         }),
-      settled: (runId, key, outcome) =>
+      settled: (runId, key, outcome, attempt) =>
         atomically((now) => {
+          if (attempt !== undefined) start(runId, attempt, now)
           const c = find(runId, key)
           if (c !== undefined) settle(c, outcome, now)
         }),

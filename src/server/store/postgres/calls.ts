@@ -106,7 +106,8 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
-    const settled = Effect.fnUntraced(function* (runId: string, key: string, outcome: unknown) {
+    const settled = Effect.fnUntraced(function* (runId: string, key: string, outcome: unknown, attempt?: NewCall) {
+      if (attempt !== undefined) return yield* startedAndSettled(runId, attempt, outcome)
       yield* sql`
         WITH c AS (
           UPDATE calls SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
@@ -115,6 +116,31 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         )
         INSERT INTO events (run_id, type, data, key)
         SELECT run_id, 'call.settled', ${json({ key, outcome })}, ${callEventKey("call.settled", key)} FROM c, ${notifying(sql, "events", "c.run_id")}
+        ON CONFLICT (run_id, key) DO NOTHING`
+    })
+
+    /** `started` and `settled` of one call in one statement; their events in that order. */
+    const startedAndSettled = Effect.fnUntraced(function* (runId: string, call: NewCall, outcome: unknown) {
+      yield* sql`
+        WITH c AS (
+          INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location, outcome)
+          VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'settled', 1,
+                  ${call.callbackHash ?? null}, ${call.location === undefined ? null : json(call.location)}, ${json(outcome)})
+          ON CONFLICT (run_id, key) DO UPDATE SET state = 'settled', outcome = excluded.outcome, attempts = calls.attempts + 1,
+            updated_at = now(), callback_hash = coalesce(excluded.callback_hash, calls.callback_hash),
+            location = coalesce(excluded.location, calls.location)
+          RETURNING run_id, attempts, location
+        )
+        INSERT INTO events (run_id, type, data, key)
+        SELECT e.run_id, e.type, e.data, e.key FROM (
+          SELECT run_id, 'call.started' AS type,
+            ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts)
+              || CASE WHEN location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', location) END AS data,
+            ${callEventKey("call.started", call.key)}::text || ':' || attempts AS key, 0 AS n FROM c
+          UNION ALL
+          SELECT run_id, 'call.settled', ${json({ key: call.key, outcome })}::jsonb, ${callEventKey("call.settled", call.key)}::text, 1 FROM c
+        ) e, ${notifying(sql, "events", "e.run_id")}
+        ORDER BY e.n
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
