@@ -83,8 +83,10 @@ const answer = (request: number, runId: string, op: "suspend" | "checkpoint", no
   )
 }
 
-process.on("message", (message: ToChild) => {
+const receive = (message: ToChild): void => {
   switch (message.type) {
+    case "batch":
+      return message.messages.forEach(receive)
     case "ping":
       return send({ type: "pong", seq: message.seq })
     case "start": {
@@ -113,5 +115,6 @@ process.on("message", (message: ToChild) => {
       return
     }
   }
-})
+}
+process.on("message", receive)
 send({ type: "ready" })

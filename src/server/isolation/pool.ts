@@ -154,7 +154,8 @@ export class Pool {
           }
           child.send(start)
         }
-        void child.ready.then(begin)
+        if (child.isReady) begin(true)
+        else void child.ready.then(begin)
         return Effect.callback<void>((done) => {
           interrupted = true
           if (hosted === undefined || child.runs.get(runId) !== hosted) return done(Effect.void)

@@ -104,8 +104,22 @@ export class Child {
     this.process.on("error", () => {})
   }
 
+  /**
+   * Sends on the channel once the current task and its microtasks are done, with whatever else was sent to this
+   * child meanwhile: the starts of a batch of requests (their tools read answered together) cross in one write
+   * and one structured clone, not one each.
+   */
   send(message: ToChild): void {
-    if (this.alive && this.process.connected) this.process.send(message, (error) => void error)
+    if (!this.alive || !this.process.connected) return
+    if (this.outbox.push(message) === 1) queueMicrotask(this.flush)
+  }
+
+  private outbox: Array<ToChild> = []
+  private readonly flush = (): void => {
+    const messages = this.outbox
+    this.outbox = []
+    if (!this.alive || !this.process.connected) return
+    this.process.send(messages.length === 1 ? messages[0]! : { type: "batch", messages }, (error) => void error)
   }
 
   /** Stops the child now; its runs end with `death` (those it names as culprits) or are retried. */

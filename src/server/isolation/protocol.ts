@@ -35,6 +35,8 @@ export type ToChild =
   | { readonly type: "suspend" | "checkpoint"; readonly runId: string; readonly request: number; readonly now: boolean }
   | { readonly type: "cancel"; readonly runId: string }
   | { readonly type: "ping"; readonly seq: number }
+  /** Messages sent in one turn of the service's event loop, in order. */
+  | { readonly type: "batch"; readonly messages: ReadonlyArray<ToChild> }
 
 export type Refusal = { readonly reason: "NotSuspendable" | "Blocked"; readonly detail: string; readonly calls: ReadonlyArray<BlockingCall> }
 
