@@ -9,6 +9,7 @@
  * them jumped over), or read through holes as undefined (find, Array.from); a read that could run code (a getter)
  * is a delegated Task. `reading` and `calling` say what the answer coming to `advance` is.
  */
+import { ArrayObject } from "../runtime/array-object.ts"
 import { throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean } from "../runtime/conversions.ts"
 import { PollInterrupt } from "../runtime/interrupt.ts"
@@ -19,6 +20,15 @@ import { DELEGATED, StepTask, type Step } from "../runtime/step-task.ts"
 import { CallbackRequest, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
 import { CreateIdx, GetIdx, GetPresent, nextPresentIndex, peekIdx, prevPresentIndex, SLOW } from "./array-elements.ts"
+
+/**
+ * Array.from's result storage reserved up front, at most: the source of `Array.from({ length: n }, f)` stores
+ * nothing, so n is all there is to go by, and a hostile n must not be charged before anything is written.
+ */
+const MAX_RESERVE = 1 << 16
+
+/** The elements O stores below len: what map's result will store (O's holes stay holes in it). */
+const storedLength = (O: JSObject, len: number): number => (O instanceof ArrayObject && O.elements !== null ? Math.min(len, O.elements.length) : 0)
 
 export type LoopKind = "forEach" | "map" | "filter" | "some" | "every" | "find" | "findIndex" | "reduce" | "from"
 
@@ -60,7 +70,9 @@ export class ElementLoop extends StepTask {
     this.O = O
     this.len = len
     this.call = call
-    this.A = options.A
+    const A = options.A
+    this.A = A
+    if (A instanceof ArrayObject) A.reserve(kind === "map" ? storedLength(O, len) : kind === "from" ? Math.min(len, MAX_RESERVE) : 0)
     this.descending = options.descending === true
     this.throughHoles = kind === "find" || kind === "findIndex" || kind === "from"
     this.k = this.descending ? len - 1 : 0

@@ -57,6 +57,19 @@ export class ArrayObject extends JSObject {
     return true
   }
 
+  /**
+   * Storage for the first `n` elements at once, all holes (so nothing observable changes), for a built-in about to
+   * fill them in order (map, Array.from): growing one element at a time would copy the storage ~20 times. The
+   * storage is charged now, as filling it would.
+   */
+  reserve(n: number): void {
+    const els = this.elements
+    if (els === null || els.length !== 0 || n <= 0 || n > this.length) return
+    checkArrayStorage(n)
+    chargeMemory(Cost.element * n)
+    this.elements = new Array<Value | Empty>(n).fill(EMPTY)
+  }
+
   /** Moves dense elements into the property map; the array stays sparse from then on. */
   makeSparse(): void {
     const els = this.elements

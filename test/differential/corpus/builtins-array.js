@@ -893,3 +893,39 @@ for (let i = 0; i < 50; i++) {
   out.push(q.shift())
 }
 return [out.slice(-5), q.length, q.slice(0, 3)]
+
+// === from-array-like-gains-elements-while-mapping
+const src = { length: 6 }
+const seen = []
+const r = Array.from(src, (v, i) => {
+  seen.push(v)
+  if (i === 1) src[3] = "own"
+  if (i === 2) Object.prototype[4] = "inherited"
+  if (i === 4) Object.defineProperty(Object.prototype, 5, { get() { return "getter " + (this === src) }, configurable: true })
+  return i
+})
+delete Object.prototype[4]
+delete Object.prototype[5]
+return [r, seen]
+
+// === from-array-like-with-inherited-elements
+const proto = { 1: "p" }
+const src = Object.create(proto)
+src.length = 3
+const dict = { length: 3, x: 1 }
+delete dict.x
+dict[2] = "d"
+return [Array.from(src, (v) => v), Array.from(dict), Array.prototype.map.call(src, (v) => v + "!")]
+
+// === map-result-keeps-holes-when-source-shrinks
+const a = [1, , 3, 4, 5]
+const r = a.map((x, i) => { if (i === 2) a.length = 3; return x * 2 })
+const frozen = Object.freeze([1, 2])
+return [r.length, Object.keys(r), 1 in r, 3 in r, r, frozen.map((x) => x + 1), Array.from({ length: 3 }).length]
+
+// === sort-and-toSorted-holes-and-undefined-with-comparator
+const a = [3, undefined, , 1, , undefined, 2, , ]
+const b = a.slice()
+a.sort((x, y) => x - y)
+const c = b.toSorted((x, y) => y - x)
+return [a.length, Object.keys(a), a.map(String), c.length, Object.keys(c), c.map(String), b.length, Object.keys(b)]
