@@ -35,9 +35,20 @@ export const peekIdx = (O: JSObject, k: number): Value | Empty | Slow => {
     if (v !== undefined && v !== EMPTY) return v
   }
   if (O.Get !== ordinaryGet) return SLOW
+  if (!mayHaveIndexKeys(O)) return EMPTY
   const desc = O.lookup(String(k))
   if (desc === undefined) return EMPTY
   return desc.accessor ? SLOW : desc.value
+}
+
+/**
+ * Whether O or an object on its chain may have an indexed property. False only for a chain of ordinary objects
+ * without one (`Array.from({ length: n }, f)` reads every index of such an object): telling so costs a flag per
+ * object, where a lookup made a key string and searched each object's keys for it.
+ */
+const mayHaveIndexKeys = (O: JSObject): boolean => {
+  for (let o: JSObject | null = O; o !== null; o = o.proto) if (o.constructor !== JSObject || o.properties.mayHaveIndexKey()) return true
+  return false
 }
 
 /**

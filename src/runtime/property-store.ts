@@ -56,6 +56,7 @@ export class Shape {
   private transitions: Map<PropertyKey, Shape> | undefined = undefined
   private index: Map<PropertyKey, number> | undefined = undefined
   private ordered: boolean | undefined = undefined
+  private indexed: boolean | undefined = undefined
 
   constructor(keys: readonly PropertyKey[], first: Shape | undefined, shared: boolean) {
     this.keys = keys
@@ -88,6 +89,12 @@ export class Shape {
       this.ordered = ordered
     }
     return this.ordered
+  }
+
+  /** Whether a key is an array index. */
+  get hasIndexKey(): boolean {
+    if (this.indexed === undefined) this.indexed = this.keys.some((k) => typeof k === "string" && arrayIndexOf(k) >= 0)
+    return this.indexed
   }
 
   /**
@@ -164,6 +171,8 @@ export interface OwnProperties {
   keys(): IterableIterator<PropertyKey>
   /** A new array of the keys if they are in OwnPropertyKeys order as they are (most objects' are), else undefined. */
   orderedKeys(): PropertyKey[] | undefined
+  /** False when no key is an array index (true may be a guess, as for a dictionary: it is not searched). */
+  mayHaveIndexKey(): boolean
   values(): IterableIterator<Property>
   entries(): IterableIterator<[PropertyKey, Property]>
   forEach(f: (p: Property, key: PropertyKey) => void): void
@@ -305,6 +314,10 @@ export class PropertyStore implements OwnProperties {
 
   orderedKeys(): PropertyKey[] | undefined {
     return this.dict === undefined && this.shape.inKeyOrder ? this.shape.keys.slice() : undefined
+  }
+
+  mayHaveIndexKey(): boolean {
+    return this.dict !== undefined || this.shape.hasIndexKey
   }
 
   values(): IterableIterator<Property> {

@@ -18,7 +18,7 @@ import { ArrayObject } from "./array-object.ts"
 import { NativeFunction } from "./function-object.ts"
 import { JSObject } from "./object.ts"
 import { PrimitiveWrapper } from "./primitive-wrapper.ts"
-import { Property } from "./property.ts"
+import { arrayIndexOf, Property } from "./property.ts"
 import { ABSENT, type Absent, type OwnProperties } from "./property-store.ts"
 import { Realm } from "./realm.ts"
 import type { PropertyKey, Value } from "./value.ts"
@@ -308,6 +308,12 @@ export class ForkedProperties implements OwnProperties {
   orderedKeys(): PropertyKey[] | undefined {
     return this.done ? this.target.orderedKeys() : undefined
   }
+  mayHaveIndexKey(): boolean {
+    // Keys copied before the full copy are the template's: only added ones can be new.
+    if (this.done) return this.target.mayHaveIndexKey()
+    if (this.added !== undefined) for (const k of this.added.keys()) if (typeof k === "string" && arrayIndexOf(k) >= 0) return true
+    return this.source.mayHaveIndexKey()
+  }
   values(): IterableIterator<Property> {
     return this.materialize().values()
   }
@@ -335,6 +341,7 @@ class PoisonedProperties implements OwnProperties {
   clear = fail
   keys = fail
   orderedKeys = fail
+  mayHaveIndexKey = fail
   values = fail
   entries = fail
   forEach = fail
