@@ -878,10 +878,18 @@ function* SortIndexed(realm: Realm, obj: JSObject, comparefn: JSObject | undefin
 
 /**
  * Writes the sorted items back, then deletes the rest to preserve the number of holes that were excluded. On a
- * plain dense array no setter can be reached, so the writes go straight to storage, without a Task.
+ * plain dense array no setter can be reached, so the writes go straight to storage, without a Task; and while its
+ * length is still len, every index below it is written or deleted, so `sorted` (the caller gives it up) becomes
+ * the storage.
  */
 const writeBack = (realm: Realm, obj: JSObject, len: number, sorted: Value[]): JSObject | Task<Value> => {
   if (!isPlainDense(obj)) return WriteBackTask(realm, obj, len, sorted, 0)
+  if (obj.length === len) {
+    // The comparator may have deleted elements from the storage: it grows back as the writes would grow it.
+    if (sorted.length > obj.elements.length) chargeMemory(Cost.element * (sorted.length - obj.elements.length))
+    obj.elements = sorted
+    return obj
+  }
   for (let j = 0; j < sorted.length; j++) {
     PollInterrupt(realm)
     if (!obj.setOwnElement(j, sorted[j])) return WriteBackTask(realm, obj, len, sorted, j)

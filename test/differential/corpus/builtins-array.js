@@ -929,3 +929,16 @@ const b = a.slice()
 a.sort((x, y) => x - y)
 const c = b.toSorted((x, y) => y - x)
 return [a.length, Object.keys(a), a.map(String), c.length, Object.keys(c), c.map(String), b.length, Object.keys(b)]
+
+// === sort-comparator-mutates-the-array
+const shape = (a) => [a.length, Object.keys(a).join(), a.map(String).join()]
+const deleting = [5, 3, 9, 1, 7, 2]
+deleting.sort((x, y) => { delete deleting[0]; delete deleting[5]; return x - y })
+const growing = [5, 3, 9, 1]
+let pushed = 0
+growing.sort((x, y) => { if (pushed++ < 2) growing.push(100 + pushed); return x - y })
+const shrinking = [5, 3, 9, 1, 4]
+shrinking.sort((x, y) => { shrinking.length = 2; return x - y })
+const long = Array.from({ length: 300 }, (_, i) => (i * 37) % 101)
+long.sort((x, y) => { if (x === 50) long.length = 400; return x - y })
+return [shape(deleting), shape(growing), shape(shrinking), long.length, long.slice(0, 5), 350 in long]
