@@ -10,7 +10,9 @@
  * is a delegated Task. `reading` and `calling` say what the answer coming to `advance` is.
  */
 import { ArrayObject } from "../runtime/array-object.ts"
+import { Caps, checkArrayStorage } from "../runtime/caps.ts"
 import { throwTypeError } from "../runtime/completion.ts"
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { ToBoolean } from "../runtime/conversions.ts"
 import { PollInterrupt } from "../runtime/interrupt.ts"
 import type { JSObject } from "../runtime/object.ts"
@@ -48,6 +50,12 @@ export class ElementLoop extends StepTask {
   private kValue: Value = undefined
   /** filter: the next index of A. */
   private to = 0
+  /**
+   * filter into an array no program code can reach before the loop returns it: the elements kept so far, A's
+   * storage at the end. Room for every element O stores from the start: growing it one element at a time copied
+   * it ~20 times.
+   */
+  private readonly kept: Value[] | undefined
   /** reduce: the accumulator, once there is one. */
   private accumulator: Value
   private haveAccumulator: boolean
@@ -62,7 +70,13 @@ export class ElementLoop extends StepTask {
     O: JSObject,
     len: number,
     call: CallbackRequest | undefined,
-    options: { A?: JSObject | undefined; descending?: boolean; initial?: { readonly value: Value } | undefined } = {},
+    options: {
+      A?: JSObject | undefined
+      /** A is a new array no program code can reach until the loop returns it. */
+      unreachable?: boolean
+      descending?: boolean
+      initial?: { readonly value: Value } | undefined
+    } = {},
   ) {
     super()
     this.realm = realm
@@ -73,6 +87,7 @@ export class ElementLoop extends StepTask {
     const A = options.A
     this.A = A
     if (A instanceof ArrayObject) A.reserve(kind === "map" ? storedLength(O, len) : kind === "from" ? Math.min(len, MAX_RESERVE) : 0)
+    this.kept = kind === "filter" && options.unreachable === true ? new Array<Value>(storedLength(O, len)) : undefined
     this.descending = options.descending === true
     this.throughHoles = kind === "find" || kind === "findIndex" || kind === "from"
     this.k = this.descending ? len - 1 : 0
@@ -152,7 +167,7 @@ export class ElementLoop extends StepTask {
         CreateIdx(this.A as JSObject, k, v)
         break
       case "filter":
-        if (ToBoolean(v)) CreateIdx(this.A as JSObject, this.to++, this.kValue)
+        if (ToBoolean(v)) this.keep(this.kValue)
         break
       case "some":
         if (ToBoolean(v)) return this.finish(true)
@@ -174,11 +189,32 @@ export class ElementLoop extends StepTask {
     return undefined
   }
 
+  private keep(v: Value): void {
+    const kept = this.kept
+    if (kept === undefined) {
+      CreateIdx(this.A as JSObject, this.to++, v)
+      return
+    }
+    // What appending to A would charge and check.
+    if (this.to >= Caps.maxArrayStorage) checkArrayStorage(this.to + 1)
+    chargeMemory(Cost.element)
+    kept[this.to++] = v
+  }
+
   private end(): Step {
     switch (this.kind) {
       case "map":
-      case "filter":
         return this.finish(this.A as JSObject)
+      case "filter": {
+        const A = this.A as ArrayObject
+        const kept = this.kept
+        if (kept !== undefined) {
+          kept.length = this.to
+          A.elements = kept
+          A.length = this.to
+        }
+        return this.finish(A)
+      }
       case "from": {
         const r = this.delegate(SetLengthThen(this.A as JSObject, this.len))
         if (r !== DELEGATED) return this.finish(r)

@@ -375,7 +375,7 @@ const callbackLoop = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>, 
     const len = O.length
     const call = loopCallback(args, kind)
     const A = kind === "map" ? arraySpeciesCreateFast(realm, O, len) : kind === "filter" ? arraySpeciesCreateFast(realm, O, 0) : undefined
-    if (A !== null) return new ElementLoop(realm, kind, O, len, call, { A, descending, initial: reduceInitial(args, len, kind) }).task
+    if (A !== null) return new ElementLoop(realm, kind, O, len, call, { A, unreachable: true, descending, initial: reduceInitial(args, len, kind) }).task
   }
   return CallbackLoopTask(realm, O, args, kind, descending)
 }

@@ -942,3 +942,11 @@ shrinking.sort((x, y) => { shrinking.length = 2; return x - y })
 const long = Array.from({ length: 300 }, (_, i) => (i * 37) % 101)
 long.sort((x, y) => { if (x === 50) long.length = 400; return x - y })
 return [shape(deleting), shape(growing), shape(shrinking), long.length, long.slice(0, 5), 350 in long]
+
+// === filter-source-fills-its-holes-and-grows
+const a = [1, 2, , , 5]
+a.length = 8
+const r = a.filter((x, i) => { if (i === 0) { a[3] = 4; a[6] = 7; a[7] = 8; a.push(9) } return x !== 2 })
+class Keep extends Array {}
+const k = Keep.from([1, 2, 3, 4]).filter((x) => x > 1)
+return [r, r.length, Object.keys(r), a.length, k instanceof Keep, k.length, [...k], [].filter(() => true).length]
