@@ -114,9 +114,24 @@ export class SortSteps extends StepTask {
   }
 
   protected advance(v: Value): Step {
+    if (this.at === At.Merge && typeof v === "number" && !this.converting) {
+      // Most answers are a comparator's number for a merge that goes on: that step alone, without the dispatch.
+      // (NaN is 0 here, as 0 < 0 and NaN < 0 are both false.)
+      const src = this.src
+      let i = this.i
+      let j = this.j
+      this.dst[this.k++] = v < 0 ? src[j++] : src[i++]
+      this.i = i
+      this.j = j
+      if (i < this.pairMid && j < this.pairHi) return (this.call as CallbackRequest).with2(src[j], src[i])
+      return this.loop(this.mergeStep())
+    }
     if (this.at === At.WriteBack) return this.finish(v)
-    let s = this.at === At.Start ? this.startRun() : this.answered(v)
-    // Comparisons of two strings without a comparator need no engine: run on from each in this loop.
+    return this.loop(this.at === At.Start ? this.startRun() : this.answered(v))
+  }
+
+  /** Comparisons of two strings without a comparator need no engine: runs on from each. */
+  private loop(s: Step | typeof SYNC): Step {
     while (s === SYNC) s = this.resume(this.syncOrder)
     return s
   }
