@@ -65,16 +65,16 @@ export const FrameKind = { ...ActivationKind, Native: 5 } as const
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind]
 
 export class Frame {
-  readonly kind: FrameKind
+  /** Not readonly, nor are `func` and `newTarget`: a returned frame serves the next call of its code (machine.ts `spare`). */
+  kind: FrameKind
   readonly code: CodeObject | undefined
   pc = 0
   readonly regs: Slot[]
   sp: number
   env: Environment | null
-  /** Not readonly: the machine reuses a callback's frame for the next call of the same function (machine.ts). */
   func: JSObject | undefined
   thisValue: Value
-  readonly newTarget: Value
+  newTarget: Value
   readonly args: ReadonlyArray<Value> | undefined
   /** The generator or async activation this frame belongs to. */
   activation: JSObject | undefined = undefined

@@ -609,7 +609,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           }
           if (kind === FrameKind.Construct && !(v instanceof JSObject)) v = frame.thisValue
           frames.pop()
-          if (kind === FrameKind.Normal) m.returned(frame)
+          m.returned(frame)
           frame = caller
           code = frame.code as CodeObject
           bc = code.bytecode

@@ -60,9 +60,10 @@ export class Machine {
   programCompletion: { readonly value: Value } | undefined = undefined
   readonly locate: (offset: number) => SourceLocation
   /**
-   * The frame of the ordinary call that returned last: nothing else refers to a returned frame, so the next call of
-   * the same function (map's callback, once per element; the second call of `fib(n - 1) + fib(n - 2)`) runs in it
-   * instead of a new frame and registers. Frames with an arguments list are left alone (it may outlive them).
+   * The frame of the ordinary call or base-constructor [[Construct]] that returned last: nothing else refers to a
+   * returned frame, so the next such call of the same code (map's callback, once per element; the second call of
+   * `fib(n - 1) + fib(n - 2)`; `new Account(...)` in a loop) runs in it instead of a new frame and registers.
+   * Frames with an arguments list are left alone (it may outlive them).
    */
   private spare: Frame | undefined = undefined
 
@@ -153,8 +154,13 @@ export class Machine {
    */
   pushScript(f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number, newTarget: JSObject | undefined): void {
     const spare = this.spare
-    if (spare !== undefined && spare.code === f.code && newTarget === undefined && f.functionKind === "normal" && !f.isClassConstructor) {
-      return this.reenter(spare, f, thisArg, src, start, argc)
+    if (
+      spare !== undefined &&
+      spare.code === f.code &&
+      f.functionKind === "normal" &&
+      (newTarget === undefined ? !f.isClassConstructor : f.constructorKind === "base")
+    ) {
+      return this.reenter(spare, f, thisArg, src, start, argc, newTarget)
     }
     this.checkDepth()
     const code = f.code as CodeObject
@@ -170,15 +176,18 @@ export class Machine {
     this.frames.push(frame)
   }
 
-  /** An ordinary call's frame has returned and been popped: it may serve the next call of its function. */
+  /** An ordinary call's or a base constructor's frame has returned and been popped: it may serve the next call of its code. */
   returned(frame: Frame): void {
-    if (frame.args === undefined && frame.newTarget === undefined) this.spare = frame
+    if (frame.args === undefined && (frame.newTarget === undefined || frame.kind === FrameKind.Construct)) this.spare = frame
   }
 
-  /** pushScript for an ordinary [[Call]] of `f` into `frame`, a returned frame of the same code (see `spare`). */
-  private reenter(frame: Frame, f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number): void {
+  /** pushScript for an ordinary [[Call]] or a base [[Construct]] of `f` into `frame`, a returned frame of the same code (see `spare`). */
+  private reenter(frame: Frame, f: ScriptFunction, thisArg: Value, src: ReadonlyArray<Slot>, start: number, argc: number, newTarget: JSObject | undefined): void {
     this.checkDepth()
     this.spare = undefined
+    frame.kind = newTarget === undefined ? FrameKind.Normal : FrameKind.Construct
+    frame.newTarget = newTarget
+    // A base constructor's `this` is its new object, which binding `this` as for a call leaves as it is.
     this.rerun(frame, f, thisArg, src, start, argc)
     this.frames.push(frame)
   }

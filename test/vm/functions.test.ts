@@ -61,6 +61,18 @@ describe("functions and bindings", () => {
     ])
   })
 
+  it("a returned frame serves the next call or construct of its code", async () => {
+    await sameAsV8([
+      // Calls and constructs of one function, interleaved: each sees its own this, new.target and result.
+      `function F(x) { if (new.target) this.x = x; else return [typeof this, x] } const out = []; for (let i = 0; i < 3; i++) { out.push(new F(i), F(i)) } return out.map((v) => JSON.stringify(v))`,
+      `class A { constructor(id) { this.id = id; this.seen = new.target === A } } const xs = []; for (let i = 0; i < 4; i++) xs.push(new A(i)); return [xs.map((a) => a.id), xs.every((a) => a.seen), new Set(xs).size]`,
+      `function R(o) { this.v = 1; if (o) return o } const a = new R(); const b = new R({ own: true }); const c = new R(); return [a.v, b.own, b.v, c.v, a !== c]`,
+      `class B { constructor(v) { this.v = v } } class D extends B { constructor(v) { super(v * 2); this.d = true } } const out = []; for (let i = 0; i < 3; i++) { out.push(new D(i), new B(i)) } return out.map((o) => [o.constructor.name, o.v, o.d])`,
+      `function P(a, b) { let t = a; { let u = b; this.f = () => t + u } } const ps = [new P(1, 2), new P(10, 20)]; return ps.map((p) => p.f())`,
+      `class C { constructor() { this.n = 1 } } try { C() } catch (e) { return [e.constructor.name, new C().n] }`,
+    ])
+  })
+
   it("sandbox safety: no host eval", () => {
     expect(run(`return ({}).constructor.constructor("return process")()`)).toEqual({
       threw: "EvalError: Code generation from strings disallowed for this context",
