@@ -73,22 +73,31 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return out
     })
 
+    /**
+     * A call begins, or begins again, in `state` (with `outcome` when it is settled at once): its row inserted, or its
+     * attempts counted up. Returns what its `call.started` event (`startedEvent`) needs.
+     */
+    const begin = (runId: string, call: NewCall, state: "running" | "settled", outcome: unknown) => sql`
+      INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location, outcome)
+      VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, ${state}, 1,
+              ${call.callbackHash ?? null}, ${call.location === undefined ? null : json(call.location)},
+              ${outcome === undefined ? null : json(outcome)})
+      ON CONFLICT (run_id, key) DO UPDATE SET state = excluded.state, attempts = calls.attempts + 1, updated_at = now(),
+        outcome = coalesce(excluded.outcome, calls.outcome),
+        callback_hash = coalesce(excluded.callback_hash, calls.callback_hash),
+        location = coalesce(excluded.location, calls.location)
+      RETURNING run_id, attempts, location`
+    /** The data and key of the `call.started` event of a row `begin` returned (its attempt, its location). */
+    const startedEvent = (call: NewCall) => sql`
+      ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts)
+        || CASE WHEN location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', location) END,
+      ${callEventKey("call.started", call.key)}::text || ':' || attempts`
+
     const started = Effect.fnUntraced(function* (runId: string, call: NewCall) {
       yield* sql`
-        WITH c AS (
-          INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location)
-          VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'running', 1,
-                  ${call.callbackHash ?? null}, ${call.location === undefined ? null : json(call.location)})
-          ON CONFLICT (run_id, key) DO UPDATE SET state = 'running', attempts = calls.attempts + 1, updated_at = now(),
-            callback_hash = coalesce(excluded.callback_hash, calls.callback_hash),
-            location = coalesce(excluded.location, calls.location)
-          RETURNING run_id, attempts, location
-        )
+        WITH c AS (${begin(runId, call, "running", undefined)})
         INSERT INTO events (run_id, type, data, key)
-        SELECT run_id, 'call.started',
-          ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts)
-            || CASE WHEN location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', location) END,
-          ${callEventKey("call.started", call.key)}::text || ':' || attempts FROM c, ${notifying(sql, "events", "c.run_id")}
+        SELECT run_id, 'call.started', ${startedEvent(call)} FROM c, ${notifying(sql, "events", "c.run_id")}
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
@@ -122,24 +131,13 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
     /** `started` and `settled` of one call in one statement; their events in that order. */
     const startedAndSettled = Effect.fnUntraced(function* (runId: string, call: NewCall, outcome: unknown) {
       yield* sql`
-        WITH c AS (
-          INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location, outcome)
-          VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, 'settled', 1,
-                  ${call.callbackHash ?? null}, ${call.location === undefined ? null : json(call.location)}, ${json(outcome)})
-          ON CONFLICT (run_id, key) DO UPDATE SET state = 'settled', outcome = excluded.outcome, attempts = calls.attempts + 1,
-            updated_at = now(), callback_hash = coalesce(excluded.callback_hash, calls.callback_hash),
-            location = coalesce(excluded.location, calls.location)
-          RETURNING run_id, attempts, location
-        )
+        WITH c AS (${begin(runId, call, "settled", outcome)})
         INSERT INTO events (run_id, type, data, key)
         SELECT e.run_id, e.type, e.data, e.key FROM (
-          SELECT run_id, 'call.started' AS type,
-            ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts)
-              || CASE WHEN location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', location) END AS data,
-            ${callEventKey("call.started", call.key)}::text || ':' || attempts AS key, 0 AS n FROM c
+          SELECT run_id, 'call.started' AS type, ${startedEvent(call)}, 0 AS n FROM c
           UNION ALL
           SELECT run_id, 'call.settled', ${json({ key: call.key, outcome })}::jsonb, ${callEventKey("call.settled", call.key)}::text, 1 FROM c
-        ) e, ${notifying(sql, "events", "e.run_id")}
+        ) e (run_id, type, data, key, n), ${notifying(sql, "events", "e.run_id")}
         ORDER BY e.n
         ON CONFLICT (run_id, key) DO NOTHING`
     })
