@@ -64,6 +64,13 @@ export type Slot = Value | Empty | PrivateName | IteratorRecord | ForInIterator 
 export const FrameKind = { ...ActivationKind, Native: 5 } as const
 export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind]
 
+/**
+ * frames[i], or undefined below the bottom frame. Never frames[-1]: V8 takes a read at a negative index for a
+ * named-property miss, which turns the inline cache of that read megamorphic, so every later read there (each
+ * Return's look at its caller) became a generic keyed lookup.
+ */
+export const frameAt = (frames: ReadonlyArray<Frame>, i: number): Frame | undefined => (i >= 0 ? frames[i] : undefined)
+
 export class Frame {
   /** Not readonly, nor are `func` and `newTarget`: a returned frame serves the next call of its code (machine.ts `spare`). */
   kind: FrameKind

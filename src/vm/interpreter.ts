@@ -23,7 +23,7 @@ import type { BinaryOperator } from "../runtime/operators.ts"
 import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Primitive, type Value } from "../runtime/value.ts"
 import type { CodeObject } from "../bytecode/code.ts"
-import { Environment, type Frame, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
+import { Environment, type Frame, frameAt, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
 import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
 import { addOwnCached, getOwnCached, setOwnCached } from "./property-cache.ts"
@@ -588,7 +588,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           let v = regs[sp - 1] as Value
           frame.pc = pc
           frame.sp = sp - 1
-          const caller = frames[frames.length - 2]
+          const caller = frameAt(frames, frames.length - 2)
           const kind = frame.kind
           if (kind === FrameKind.Normal && caller !== undefined && caller.task !== undefined) {
             // A callback returns to the built-in that called it, which runs on to its next call in place.

@@ -41,7 +41,7 @@ import type { Realm, SourceLocation } from "../runtime/realm.ts"
 import { StepTask } from "../runtime/step-task.ts"
 import { CallbackRequest, type EngineRequest, isTask, type Task } from "../runtime/task.ts"
 import type { Empty, Value } from "../runtime/value.ts"
-import { Frame, FrameKind, newRegisters, type Slot } from "./frame.ts"
+import { Frame, frameAt, FrameKind, newRegisters, type Slot } from "./frame.ts"
 import { runFrame } from "./interpreter.ts"
 import { ResumeMode } from "../bytecode/opcodes.ts"
 
@@ -77,7 +77,7 @@ export class Machine {
   execute(): boolean {
     const frames = this.frames
     for (;;) {
-      const frame = frames[frames.length - 1]
+      const frame = frameAt(frames, frames.length - 1)
       if (frame === undefined) return false
       if (this.steps <= 0) return true
       if (frame.task !== undefined) this.stepNative(frame)
@@ -98,7 +98,7 @@ export class Machine {
 
   /** Hands a result to the top frame: onto a script frame's stack, or into a native frame's Task. */
   deliver(v: Value | Empty): void {
-    const f = this.frames[this.frames.length - 1]
+    const f = frameAt(this.frames, this.frames.length - 1)
     if (f === undefined) return
     if (f.task !== undefined) f.resumeValue = v as Value
     else f.regs[f.sp++] = v
@@ -108,7 +108,7 @@ export class Machine {
   throwInto(tc: ThrowCompletion): void {
     const frames = this.frames
     for (;;) {
-      const frame = frames[frames.length - 1]
+      const frame = frameAt(frames, frames.length - 1)
       if (frame === undefined) throw new Error(`codemode bug: uncaught throw out of the bottom frame: ${describeValue(tc.value)}`)
       if (frame.task !== undefined) {
         frame.resumeThrow = tc
@@ -311,7 +311,7 @@ export class Machine {
 
   /** The top frame when it is a script frame the running loop may switch to in place (steps remain), else undefined. */
   scriptOnTop(): Frame | undefined {
-    const top = this.frames[this.frames.length - 1]
+    const top = frameAt(this.frames, this.frames.length - 1)
     return top !== undefined && top.task === undefined && this.steps > 0 ? top : undefined
   }
 
