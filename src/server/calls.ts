@@ -25,7 +25,7 @@ import { storable } from "./json-guard.ts"
 import { hashKey } from "./keys.ts"
 import type { Metrics } from "./metrics.ts"
 import type { Notifications } from "./notifications.ts"
-import type { CallStore, JournalEntry, NewCall, RecordedCalls } from "./store/calls.ts"
+import type { CallStore, JournalEntry, NewCall, RecordedCalls, SettledCall } from "./store/calls.ts"
 import { sqlMessage } from "./store/errors.ts"
 import type { Registrations, ToolRow } from "./store/tools.ts"
 import type { Webhooks } from "./webhooks.ts"
@@ -41,8 +41,17 @@ export interface RunCalls {
   readonly busy: (delta: 1 | -1) => Effect.Effect<void>
   /** A started durable call began or stopped waiting for its completion. */
   readonly waiting: (key: string, on: boolean) => Effect.Effect<void>
-  /** Writes the lines the run logged so far: a call's events follow the lines logged before it, as in the program. */
+  /**
+   * Writes the outcomes left to record (`settleLater`), then the lines the run logged so far: a call's events follow
+   * the lines logged before it, as in the program.
+   */
   readonly flushLogs: Effect.Effect<void>
+  /**
+   * Keeps an outcome the program gets at once to record with whatever the run writes next — its next call or lines,
+   * its suspend, its end (in the same statement) — or with the next log flush at the latest; then comes the call's
+   * boundary.
+   */
+  readonly settleLater: (call: SettledCall) => Effect.Effect<void>
   /**
    * A call boundary worth a checkpoint: a call's outcome or a durable call's data was recorded, or (`now`) an
    * idempotent call is about to be sent, whose state with the call in flight its outcome must not overtake.
@@ -131,12 +140,20 @@ export const makeCalls = (deps: CallDeps) => {
       return prior
     })
 
-  /** Records a call's outcome (and `attempt`, the call's new attempt, when not recorded yet: CallStore.settled). */
+  /**
+   * Records a call's outcome (and `attempt`, the call's new attempt, when not recorded yet: CallStore.settled). An
+   * idempotent call's outcome reaches the program first, and is recorded with what the run writes next
+   * (`settleLater`): a crash before that sends the call again, which it may. A run whose call answers just before it
+   * ends records both in one statement.
+   */
   const settle = (run: RunCalls, tool: ToolRow, key: string, outcome: StoredOutcome, attempt?: NewCall) =>
     Effect.sync(() => metrics.call(tool.mode, outcome.ok)).pipe(
       Effect.andThen(run.flushLogs),
-      Effect.andThen(record(run.runId, store.settled(run.runId, key, outcome, attempt))),
-      Effect.andThen(run.boundary(false)),
+      Effect.andThen(
+        tool.mode === "idempotent"
+          ? run.settleLater({ key, outcome, attempt })
+          : record(run.runId, store.settled(run.runId, [{ key, outcome, attempt }])).pipe(Effect.andThen(run.boundary(false))),
+      ),
     )
 
   /** A plain or idempotent call: one webhook request (idempotent ones retried on transient failures). */
@@ -152,7 +169,7 @@ export const makeCalls = (deps: CallDeps) => {
       // An idempotent call the journal has queued was in flight in the state this incarnation continued from, which
       // is kept already, and it is sent again after a crash whether the journal says queued or running: its new
       // attempt is recorded while it is sent, not before — after ATTEMPT_GRACE_MS, or with its outcome when that
-      // comes first (a resume's call often answers at once: one statement instead of two before the program has it).
+      // comes first (a resume's call often answers at once, and the run then often ends: one statement for all three).
       const again = tool.mode === "idempotent" && prior?.state === "queued"
       let recordingBegan = false
       const recording = again

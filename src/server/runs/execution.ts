@@ -29,7 +29,7 @@ import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { RowSeal } from "../row-seal.ts"
 import { ToolRegistry } from "../registry.ts"
-import type { RecordedCalls } from "../store/calls.ts"
+import { CallStore, type RecordedCalls } from "../store/calls.ts"
 import { isTransient, sqlMessage } from "../store/errors.ts"
 import { type NewRun, RunStore, type RunRow } from "../store/runs.ts"
 import { Webhooks } from "../webhooks.ts"
@@ -90,7 +90,7 @@ export class Execution extends Context.Service<
   static readonly layer: Layer.Layer<
     Execution,
     never,
-    ServerConfig | RunStore | RunEvents | ToolRegistry | Webhooks | Notifications | Metrics | RowSeal
+    ServerConfig | RunStore | CallStore | RunEvents | ToolRegistry | Webhooks | Notifications | Metrics | RowSeal
   > = Layer.effect(
     Execution,
     // One closure on purpose: the run table, the FiberMap and the run scope must not leak out of this service
@@ -99,6 +99,7 @@ export class Execution extends Context.Service<
       const config = yield* ServerConfig
       const store = yield* RunStore
       const events = yield* RunEvents
+      const calls = yield* CallStore
       const notifications = yield* Notifications
       const metrics = yield* Metrics
       const rowSeal = yield* RowSeal
@@ -115,17 +116,41 @@ export class Execution extends Context.Service<
       const checkpoint = checkpointer(store, me, config.checkpointMaxPerRun, fork)
 
       /**
-       * Writes the lines logged since the last flush as `log` events (an unrecorded run keeps them for its end), one
-       * flush at a time, so the timer's and a call's flushes cannot write a run's lines out of order.
+       * Records the outcomes its program already has (RunCalls.settleLater) and then each call's boundary (a
+       * checkpoint, unless the run has ended). Like any call bookkeeping, a failure is logged, not the run's.
+       */
+      const writeSettled = (run: Running) =>
+        Effect.suspend(() => {
+          if (run.settles.length === 0) return Effect.void
+          return calls.settled(run.id, run.settles.splice(0)).pipe(
+            Effect.andThen(notifications.sentWith({ type: "events", runId: run.id })),
+            Effect.andThen(run.finishing ? Effect.void : checkpoint(run, false)),
+            Effect.catch((e) => Effect.logWarning("could not record a tool call", e)),
+          )
+        })
+
+      /**
+       * Writes the outcomes left to record, then the lines logged since the last flush as `log` events (an unrecorded
+       * run keeps them for its end), one flush at a time, so the timer's and a call's flushes cannot write a run's
+       * lines out of order.
        */
       const flushLogs = (run: Running) =>
-        run.flushLock.withPermit(Effect.suspend(() => {
-          if (run.logs.length === 0 || run.unrecorded !== undefined) return Effect.void
-          const { logs, truncated } = takeLogs(run)
-          return events
-            .appendLogs(run.id, logs, truncated)
-            .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
-        }))
+        run.flushLock.withPermit(
+          Effect.suspend(() => {
+            if (run.unrecorded !== undefined) return Effect.void
+            return writeSettled(run).pipe(
+              Effect.andThen(
+                Effect.suspend(() => {
+                  if (run.logs.length === 0) return Effect.void
+                  const { logs, truncated } = takeLogs(run)
+                  return events
+                    .appendLogs(run.id, logs, truncated)
+                    .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
+                }),
+              ),
+            )
+          }),
+        )
 
       const interruptFiber = (id: string) =>
         Effect.flatMap(FiberMap.get(fibers, id), (fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void))
@@ -164,6 +189,7 @@ export class Execution extends Context.Service<
           (delta === 1 ? recordFirst(run) : Effect.void).pipe(Effect.andThen(Effect.suspend(() => ((run.busy += delta), armIdle(run))))),
         waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
         flushLogs: flushLogs(run),
+        settleLater: (call) => Effect.sync(() => void run.settles.push(call)),
         boundary: (now) => checkpoint(run, now),
         fault: (message) =>
           Effect.suspend(() => {
@@ -187,7 +213,9 @@ export class Execution extends Context.Service<
           run.recordLock.withPermit(
             Effect.suspend(() =>
               run.unrecorded === undefined
-                ? store.finish(row.id, me, status, result).pipe(Effect.tap((ended) => Effect.sync(() => void (announced = ended !== undefined))))
+                ? store
+                    .finish(row.id, me, status, result, run.settles.splice(0))
+                    .pipe(Effect.tap((ended) => Effect.sync(() => void (announced = ended !== undefined))))
                 : store
                     .insertEnded({ ...run.unrecorded, status, result, ...takeLogs(run) })
                     .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((run.unrecorded = undefined), (unseen = true)))))),
@@ -215,7 +243,9 @@ export class Execution extends Context.Service<
           )
           run.finishing = true
           yield* Fiber.interrupt(flushing)
-          yield* flushLogs(run)
+          // Outcomes left to record go with the run's end (or its suspend), unless lines logged after them must be
+          // written first.
+          if (run.logs.length > 0) yield* flushLogs(run)
           // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
           if (outcome.ok !== "suspended") yield* checkpointed(run)
           // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
@@ -311,6 +341,7 @@ export class Execution extends Context.Service<
           generation: 0,
           checkpointing: undefined,
           checkpointAgain: undefined,
+          settles: [],
           logs: [],
           flushLock: Semaphore.makeUnsafe(1),
           recordLock: Semaphore.makeUnsafe(1),

@@ -5,6 +5,7 @@ import type * as Semaphore from "effect/Semaphore"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
 import type { OnLog, Program } from "../executor.ts"
+import type { SettledCall } from "../store/calls.ts"
 import type { LoggedLine } from "../store/events.ts"
 import type { NewRun, RunRow } from "../store/runs.ts"
 import { failed } from "./views.ts"
@@ -54,6 +55,8 @@ export interface Running {
   checkpointing: Deferred.Deferred<void> | undefined
   /** A checkpoint was asked for while one was being saved (Program.checkpoint `now`, or not). */
   checkpointAgain: "now" | "later" | undefined
+  /** Outcomes its program already has that are not written yet (RunCalls.settleLater), in the order they came. */
+  readonly settles: Array<SettledCall>
   /** Lines logged and not yet written as events. */
   logs: Array<LoggedLine>
   readonly flushLock: Semaphore.Semaphore

@@ -50,6 +50,16 @@ export interface NewCall {
   readonly location?: SourceLocation | undefined
 }
 
+/**
+ * A call's outcome to record. `attempt`: the call, a repeated idempotent one, began again and its attempt was not
+ * recorded yet: it is, in the same step, before its outcome (the `started` of it, then the outcome).
+ */
+export interface SettledCall {
+  readonly key: string
+  readonly outcome: unknown
+  readonly attempt?: NewCall | undefined
+}
+
 type E<A> = Effect.Effect<A, SqlError.SqlError>
 
 export class CallStore extends Context.Service<
@@ -66,11 +76,8 @@ export class CallStore extends Context.Service<
     readonly started: (runId: string, call: NewCall) => E<void>
     /** A durable call's `start` was accepted: its data is saved and it waits for its completion (or its timeouts). */
     readonly accepted: (runId: string, key: string, data: unknown, timing: DurableTiming) => E<void>
-    /**
-     * A call ended with `outcome`. `attempt`: the call, a repeated idempotent one, began again and its attempt was
-     * not recorded yet: it is, in the same step, before its outcome (the `started` of it, then this).
-     */
-    readonly settled: (runId: string, key: string, outcome: unknown, attempt?: NewCall) => E<void>
+    /** Calls of a run ended, each with its outcome: recorded in one step, their events in this order. */
+    readonly settled: (runId: string, calls: ReadonlyArray<SettledCall>) => E<void>
     /** The call as recorded, for a run replaying its calls after a crash or resume. */
     readonly journal: (runId: string, key: string) => E<JournalEntry | undefined>
     /** Calls of a run that were in flight and cannot be repeated safely (a plain call, a durable `start`). */

@@ -10,7 +10,7 @@ import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
-import type { RecordedCalls } from "./calls.ts"
+import type { RecordedCalls, SettledCall } from "./calls.ts"
 import type { Registrations } from "./tools.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
@@ -220,8 +220,16 @@ export class RunStore extends Context.Service<
      * `toolCalls` gain every call of the run's journal it lacks (`withJournal`): a run failed after a takeover, or
      * stopped, has admitted calls the program's own Result no longer knows of. The row has its calls' `locations`.
      * Announces the change itself (a `changed` notice: Notifications.sentWith), as `claim` and `claimWoken` do.
+     * `settled`: outcomes of the run's calls not recorded yet, recorded with its end as `CallStore.settled` records
+     * them, their events before the run's own (none of it when `owner` no longer owns the run).
      */
-    readonly finish: (id: string, owner: string, status: "succeeded" | "failed", result: Result) => E<RunRow | undefined>
+    readonly finish: (
+      id: string,
+      owner: string,
+      status: "succeeded" | "failed",
+      result: Result,
+      settled?: ReadonlyArray<SettledCall>,
+    ) => E<RunRow | undefined>
     /**
      * Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. The state is
      * also kept as the run's latest checkpoint (at `at`), so a suspended run can be forked from where it stopped.

@@ -30,11 +30,11 @@ describe("notices sent by the store's statements (Postgres)", () => {
           const key = `${id}:1`
           yield* calls.started(id, { key, path: "p", mode: "idempotent", input: {} })
           assert.deepStrictEqual<Notice>(yield* next, { type: "events", runId: id })
-          yield* calls.settled(id, key, { ok: true, output: 1 })
+          yield* calls.settled(id, [{ key, outcome: { ok: true, output: 1 } }])
           assert.deepStrictEqual<Notice>(yield* next, { type: "events", runId: id })
           yield* runs.suspend(id, "a", new Uint8Array([1]), "x", { calls: 1, lastKey: key, keep: 10 })
           // Changed nothing (no such call; a run it does not own): nothing to announce.
-          yield* calls.settled(id, `${id}:9`, { ok: true, output: 1 })
+          yield* calls.settled(id, [{ key: `${id}:9`, outcome: { ok: true, output: 1 } }])
           assert.strictEqual(yield* runs.finish(id, "a", "succeeded", { ok: true, value: 1, toolCalls: [] }), undefined)
           assert.isDefined(yield* runs.claim("t", id, "b", 60_000))
           assert.deepStrictEqual<Notice>(yield* next, { type: "changed", runId: id })

@@ -182,7 +182,7 @@ for (const [name, layer] of stores) {
           yield* calls.started(run.id, call)
           yield* runs.suspend(run.id, "a", bytes("state"), "sealed-state", START)
           yield* runs.claim("t", run.id, "b", 60_000)
-          yield* calls.settled(run.id, call.key, { ok: true, output: 10 }, { ...call, location: undefined })
+          yield* calls.settled(run.id, [{ key: call.key, outcome: { ok: true, output: 10 }, attempt: { ...call, location: undefined } }])
           assert.deepStrictEqual(yield* calls.journal(run.id, call.key), {
             path: "slow.echo",
             mode: "idempotent",
@@ -196,6 +196,46 @@ for (const [name, layer] of stores) {
             ["call.started", { key: call.key, path: "slow.echo", input: { n: 1 }, attempt: 1, location }],
             ["call.started", { key: call.key, path: "slow.echo", input: { n: 1 }, attempt: 2, location }],
             ["call.settled", { key: call.key, outcome: { ok: true, output: 10 } }],
+          ])
+        }),
+      )
+
+      it.effect("a run's end records the outcomes given with it, their events first and in order; a finish refused records none", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const events = yield* EventStore
+          const run = newRun()
+          yield* runs.insert(run)
+          const again = { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 } }
+          const sent = { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: null }
+          yield* calls.started(run.id, again)
+          yield* calls.started(run.id, sent)
+          const settled = [
+            { key: sent.key, outcome: { ok: true, output: 2 } },
+            { key: again.key, outcome: { ok: false, error: { kind: "ToolFailure", message: "no" } }, attempt: again },
+          ]
+          const result = { ok: true as const, value: 1, toolCalls: [] }
+          assert.strictEqual(yield* runs.finish(run.id, "b", "succeeded", result, settled), undefined)
+          assert.strictEqual((yield* calls.journal(run.id, sent.key))?.state, "running")
+          assert.deepStrictEqual(yield* types(run.id), ["run.created", "call.started", "call.started"])
+          const done = yield* runs.finish(run.id, "a", "succeeded", result, settled)
+          assert.deepStrictEqual(done?.result?.toolCalls.map((c) => c.key), [again.key, sent.key])
+          assert.deepStrictEqual(yield* calls.journal(run.id, sent.key), {
+            path: "slow.echo",
+            mode: "idempotent",
+            input: null,
+            state: "settled",
+            data: null,
+            outcome: { ok: true, output: 2 },
+          })
+          assert.deepStrictEqual((yield* calls.journal(run.id, again.key))?.outcome, settled[1]!.outcome)
+          const seen = (yield* events.after(run.id, "3", 100)).map((e) => [e.type, e.data])
+          assert.deepStrictEqual(seen, [
+            ["call.settled", { key: sent.key, outcome: { ok: true, output: 2 } }],
+            ["call.started", { key: again.key, path: "slow.echo", input: { n: 1 }, attempt: 2 }],
+            ["call.settled", { key: again.key, outcome: settled[1]!.outcome }],
+            ["run.succeeded", { owner: "a" }],
           ])
         }),
       )
@@ -226,7 +266,7 @@ for (const [name, layer] of stores) {
           const run = newRun()
           yield* runs.insert(run)
           yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "plain", input: 1 })
-          yield* calls.settled(run.id, `${run.id}:1`, { ok: true, output: 1 })
+          yield* calls.settled(run.id, [{ key: `${run.id}:1`, outcome: { ok: true, output: 1 } }])
           yield* calls.started(run.id, { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: { n: 2 } })
           yield* runs.suspend(run.id, "a", bytes("s"), null, START)
           const claimed = yield* runs.claim("t", run.id, "b", 60_000)
@@ -305,7 +345,7 @@ for (const [name, layer] of stores) {
           const key = `${run.id}:1`
           yield* runs.insert(run)
           yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
-          yield* calls.settled(run.id, key, { ok: true, output: 1 })
+          yield* calls.settled(run.id, [{ key, outcome: { ok: true, output: 1 } }])
           yield* runs.suspend(run.id, "a", bytes("s"), null, START, { waiting: [key] })
           assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
           yield* runs.pin("t", run.id)
@@ -343,7 +383,7 @@ for (const [name, layer] of stores) {
           yield* runs.checkpoint(run.id, "a", bytes("s0"), "sealed-s0", { calls: 0, lastKey: undefined, keep: 3 })
           for (const n of [1, 2, 3]) {
             yield* calls.started(run.id, { key: key(n), path: "p.echo", mode: "plain", input: { n } })
-            yield* calls.settled(run.id, key(n), { ok: true, value: n })
+            yield* calls.settled(run.id, [{ key: key(n), outcome: { ok: true, value: n } }])
             yield* runs.checkpoint(run.id, "a", bytes(`s${n}`), `sealed-s${n}`, { calls: n, lastKey: key(n), keep: 3 })
           }
           // Not the owner: neither the state nor a checkpoint is saved.
@@ -513,11 +553,11 @@ for (const [name, layer] of stores) {
           yield* events.appendLogs(a.id, [{ index: 0, line: "a0" }], false)
           yield* events.appendLogs(b.id, [{ index: 0, line: "b0" }], false)
           yield* calls.started(a.id, { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
-          yield* calls.settled(a.id, "k1", { ok: true, output: 2 })
+          yield* calls.settled(a.id, [{ key: "k1", outcome: { ok: true, output: 2 } }])
           // A replica that took the run over from its last checkpoint logs line 0 again, then goes on.
           yield* events.appendLogs(a.id, [{ index: 0, line: "a0" }, { index: 1, line: "a1" }], true)
           yield* events.appendLogs(a.id, [], true)
-          yield* calls.settled(a.id, "k1", { ok: true, output: 2 })
+          yield* calls.settled(a.id, [{ key: "k1", outcome: { ok: true, output: 2 } }])
           // An idempotent call sent again is a new attempt, and says so.
           yield* calls.started(a.id, { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
           const history = yield* events.after(a.id, "0", 100)

@@ -3,7 +3,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { PendingCall, SourceLocation } from "../../api.ts"
-import { type CallWhere, CallStore, type NewCall } from "../calls.ts"
+import { type CallWhere, CallStore, type NewCall, type SettledCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
 import { appendEvent, type CallRecord, callKey, journalEntry, jsonb, MemoryDatabase, type Tables } from "./database.ts"
@@ -15,6 +15,55 @@ const inOrder = (calls: Iterable<CallRecord>) => [...calls].sort((a, b) => a.ord
 const wake = (tables: Tables, runId: string): void => {
   const r = tables.runs.get(runId)
   if (r !== undefined && r.status === "suspended" && r.autoResume) r.wake = true
+}
+
+const settle = (tables: Tables, c: CallRecord, outcome: unknown, now: number) => {
+  c.state = "settled"
+  c.outcome = jsonb(outcome)
+  appendEvent(tables, c.runId, "call.settled", { key: c.key, outcome: c.outcome }, now, callEventKey("call.settled", c.key))
+}
+
+/** A call begins, or begins again: recorded running, with its `call.started` event. */
+const start = (tables: Tables, runId: string, call: NewCall, now: number) => {
+  let c = tables.calls.get(callKey(runId, call.key))
+  if (c === undefined) {
+    c = {
+      runId,
+      key: call.key,
+      path: call.path,
+      mode: call.mode,
+      input: jsonb(call.input ?? null),
+      state: "running",
+      attempts: 1,
+      callbackHash: call.callbackHash ?? null,
+      location: call.location ?? null,
+      data: undefined,
+      outcome: undefined,
+      deadlineAt: null,
+      heartbeatMs: null,
+      heartbeatAt: null,
+      createdAt: now,
+      order: ++tables.sequences.call,
+    }
+    tables.calls.set(callKey(runId, call.key), c)
+  } else {
+    c.state = "running"
+    c.attempts++
+    c.callbackHash = call.callbackHash ?? c.callbackHash
+    c.location = call.location ?? c.location
+  }
+  const where = c.location === null ? {} : { location: c.location }
+  const data = { key: call.key, path: call.path, input: call.input ?? null, attempt: c.attempts, ...where }
+  appendEvent(tables, runId, "call.started", data, now, callEventKey("call.started", call.key, c.attempts))
+}
+
+/** `CallStore.settled` in one step, which `RunStore.finish` takes too. */
+export const recordSettled = (tables: Tables, runId: string, calls: ReadonlyArray<SettledCall>, now: number): void => {
+  for (const { key, outcome, attempt } of calls) {
+    if (attempt !== undefined) start(tables, runId, attempt, now)
+    const c = tables.calls.get(callKey(runId, key))
+    if (c !== undefined) settle(tables, c, outcome, now)
+  }
 }
 
 export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect(
@@ -33,46 +82,6 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
             ? c.callbackHash === where.callbackHash
             : c.key === where.key && tables.runs.get(c.runId)?.tenant === where.tenant),
       )
-    const settle = (c: CallRecord, outcome: unknown, now: number) => {
-      c.state = "settled"
-      c.outcome = jsonb(outcome)
-      appendEvent(tables, c.runId, "call.settled", { key: c.key, outcome: c.outcome }, now, callEventKey("call.settled", c.key))
-    }
-
-    /** A call begins, or begins again: recorded running, with its `call.started` event. */
-    const start = (runId: string, call: NewCall, now: number) => {
-      let c = find(runId, call.key)
-      if (c === undefined) {
-        c = {
-          runId,
-          key: call.key,
-          path: call.path,
-          mode: call.mode,
-          input: jsonb(call.input ?? null),
-          state: "running",
-          attempts: 1,
-          callbackHash: call.callbackHash ?? null,
-          location: call.location ?? null,
-          data: undefined,
-          outcome: undefined,
-          deadlineAt: null,
-          heartbeatMs: null,
-          heartbeatAt: null,
-          createdAt: now,
-          order: ++tables.sequences.call,
-        }
-        tables.calls.set(callKey(runId, call.key), c)
-      } else {
-        c.state = "running"
-        c.attempts++
-        c.callbackHash = call.callbackHash ?? c.callbackHash
-        c.location = call.location ?? c.location
-      }
-      const where = c.location === null ? {} : { location: c.location }
-      const data = { key: call.key, path: call.path, input: call.input ?? null, attempt: c.attempts, ...where }
-      appendEvent(tables, runId, "call.started", data, now, callEventKey("call.started", call.key, c.attempts))
-    }
-
     return CallStore.of({
       pending: (runIds) =>
         Effect.sync(() => {
@@ -96,7 +105,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           }
           return out
         }),
-      started: (runId, call: NewCall) => atomically((now) => start(runId, call, now)),
+      started: (runId, call: NewCall) => atomically((now) => start(tables, runId, call, now)),
       accepted: (runId, key, data, timing) =>
         atomically((now) => {
           const c = find(runId, key)
@@ -108,12 +117,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           c.heartbeatAt = now
           appendEvent(tables, runId, "call.accepted", { key, data: c.data }, now, callEventKey("call.accepted", key))
         }),
-      settled: (runId, key, outcome, attempt) =>
-        atomically((now) => {
-          if (attempt !== undefined) start(runId, attempt, now)
-          const c = find(runId, key)
-          if (c !== undefined) settle(c, outcome, now)
-        }),
+      settled: (runId, calls) => atomically((now) => recordSettled(tables, runId, calls, now)),
       journal: (runId, key) =>
         Effect.sync(() => {
           const c = find(runId, key)
@@ -129,7 +133,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
         atomically((now) => {
           const c = find(runId, key)
           if (c === undefined || c.mode !== "durable" || c.state === "settled") return undefined
-          settle(c, CANCELLED, now)
+          settle(tables, c, CANCELLED, now)
           return { key: c.key, path: c.path, data: c.data ?? null }
         }),
       heartbeat: (where) =>
@@ -153,7 +157,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
             c.deadlineAt !== null && c.deadlineAt < now
               ? "its job did not complete within the tool's timeoutMs"
               : `its job sent no heartbeat for ${c.heartbeatMs} ms`
-          settle(c, { ok: false, error: { kind: "ToolFailure", message: why } }, now)
+          settle(tables, c, { ok: false, error: { kind: "ToolFailure", message: why } }, now)
           wake(tables, c.runId)
           runs.add(c.runId)
         }
@@ -169,7 +173,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           const matches = durable(where)
           const open = matches.filter((c) => c.state !== "settled")
           for (const c of open) {
-            settle(c, outcome, now)
+            settle(tables, c, outcome, now)
             wake(tables, c.runId)
           }
           if (open[0] !== undefined) return { runId: open[0].runId, key: open[0].key, outcome, completed: true }

@@ -21,6 +21,7 @@ import {
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../calls.ts"
 import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
+import { recordSettled } from "./calls.ts"
 import { registrationsOf } from "./tools.ts"
 
 const toRow = (r: RunRecord, now: number): RunRow => ({
@@ -183,10 +184,11 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         for (const r of tables.runs.values()) counts.set(r.status, (counts.get(r.status) ?? 0) + 1)
         return counts
       }),
-      finish: (id, owner, status, result) =>
+      finish: (id, owner, status, result, settled = []) =>
         atomically((now) => {
           const r = running(id, owner)
           if (r === undefined) return undefined
+          recordSettled(tables, id, settled, now)
           const journal = [...tables.calls.values()].filter((c) => c.runId === id)
           r.status = status
           r.result = jsonb(withJournal(result, journal))

@@ -6,7 +6,8 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import { CallState, type PendingCall, SourceLocation } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
-import { type CallWhere, CallStore, type DurableTiming, type NewCall } from "../calls.ts"
+import type * as Statement from "effect/sql/Statement"
+import { type CallWhere, CallStore, type DurableTiming, type NewCall, type SettledCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
 import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
@@ -28,6 +29,57 @@ const RunId = Schema.Struct({ run_id: Schema.String })
 const Outcome = Schema.Struct({ state: Schema.String, outcome: Schema.Unknown })
 const Completed = Schema.Struct({ run_id: Schema.String, key: Schema.String })
 const Settled = Schema.Struct({ run_id: Schema.String, key: Schema.String, outcome: Schema.Unknown })
+
+type Json = (value: unknown) => Statement.Fragment
+
+/**
+ * CTE `sg`: calls of a statement, each `c` (`key`, `outcome`, `attempt`: a `NewCall` beginning) numbered `n` in
+ * their order, from one JSON parameter; none unless `when` holds. CTE `cb`: the calls of `sg` with an `attempt`
+ * beginning (again) in `state`: each row inserted, or its attempts counted up, with `c->'outcome'` when given.
+ */
+const beginning = (sql: SqlClient.SqlClient, json: Json, runId: string, calls: ReadonlyArray<SettledCall>, state: "running" | "settled", when: Statement.Fragment) => sql`
+  sg AS (
+    SELECT g.c, g.n FROM jsonb_array_elements(${json(calls.map((c) => ({ ...c, attempt: c.attempt && { ...c.attempt, input: c.attempt.input ?? null } })))}) WITH ORDINALITY AS g(c, n)
+    WHERE ${when}
+  ), cb AS (
+    INSERT INTO calls AS k (run_id, key, path, mode, input, state, attempts, callback_hash, location, outcome)
+    SELECT ${runId}, c->>'key', c->'attempt'->>'path', c->'attempt'->>'mode', c->'attempt'->'input', ${state}, 1,
+           c->'attempt'->>'callbackHash', c->'attempt'->'location', c->'outcome'
+    FROM sg WHERE c->'attempt' IS NOT NULL
+    ON CONFLICT (run_id, key) DO UPDATE SET state = excluded.state, attempts = k.attempts + 1, updated_at = now(),
+      outcome = coalesce(excluded.outcome, k.outcome),
+      callback_hash = coalesce(excluded.callback_hash, k.callback_hash),
+      location = coalesce(excluded.location, k.location)
+    RETURNING k.run_id, k.key, k.attempts, k.location
+  )`
+
+/** The `call.started` events of `cb`'s calls (its attempt, its location): `run_id, n, o, type, data, key`. */
+const startedEvents = (sql: SqlClient.SqlClient) => sql`
+  SELECT cb.run_id, sg.n, 0 AS o, 'call.started' AS type,
+    jsonb_build_object('key', cb.key, 'path', sg.c->'attempt'->'path', 'input', sg.c->'attempt'->'input', 'attempt', cb.attempts)
+      || CASE WHEN cb.location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', cb.location) END AS data,
+    ${callEventKey("call.started", "")}::text || cb.key || ':' || cb.attempts AS key
+  FROM sg JOIN cb ON cb.key = sg.c->>'key'`
+
+/**
+ * `CallStore.settled` as CTEs of a statement (`sg`, `cb`, `cs`), decided by `when`, and the SELECT of the events
+ * to insert (`run_id, n, o, type, data, key`, in order by `n, o`): each call's `call.started` when it began again,
+ * then its `call.settled`. `RunStore.finish` writes them with the run's end.
+ */
+export const settling = (sql: SqlClient.SqlClient, json: Json, runId: string, calls: ReadonlyArray<SettledCall>, when: Statement.Fragment) => ({
+  ctes: sql`
+    ${beginning(sql, json, runId, calls, "settled", when)}, cs AS (
+      UPDATE calls SET state = 'settled', outcome = sg.c->'outcome', updated_at = now()
+      FROM sg WHERE sg.c->'attempt' IS NULL AND calls.run_id = ${runId} AND calls.key = sg.c->>'key'
+      RETURNING calls.key
+    )`,
+  events: sql`
+    ${startedEvents(sql)}
+    UNION ALL
+    SELECT ${runId}::text, sg.n, 1, 'call.settled', jsonb_build_object('key', sg.c->>'key', 'outcome', sg.c->'outcome'),
+      ${callEventKey("call.settled", "")}::text || (sg.c->>'key')
+    FROM sg WHERE sg.c->>'key' IN (SELECT key FROM cb UNION ALL SELECT key FROM cs)`,
+})
 
 export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   CallStore,
@@ -73,31 +125,11 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return out
     })
 
-    /**
-     * A call begins, or begins again, in `state` (with `outcome` when it is settled at once): its row inserted, or its
-     * attempts counted up. Returns what its `call.started` event (`startedEvent`) needs.
-     */
-    const begin = (runId: string, call: NewCall, state: "running" | "settled", outcome: unknown) => sql`
-      INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location, outcome)
-      VALUES (${runId}, ${call.key}, ${call.path}, ${call.mode}, ${json(call.input ?? null)}, ${state}, 1,
-              ${call.callbackHash ?? null}, ${call.location === undefined ? null : json(call.location)},
-              ${outcome === undefined ? null : json(outcome)})
-      ON CONFLICT (run_id, key) DO UPDATE SET state = excluded.state, attempts = calls.attempts + 1, updated_at = now(),
-        outcome = coalesce(excluded.outcome, calls.outcome),
-        callback_hash = coalesce(excluded.callback_hash, calls.callback_hash),
-        location = coalesce(excluded.location, calls.location)
-      RETURNING run_id, attempts, location`
-    /** The data and key of the `call.started` event of a row `begin` returned (its attempt, its location). */
-    const startedEvent = (call: NewCall) => sql`
-      ${json({ key: call.key, path: call.path, input: call.input ?? null })}::jsonb || jsonb_build_object('attempt', attempts)
-        || CASE WHEN location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', location) END,
-      ${callEventKey("call.started", call.key)}::text || ':' || attempts`
-
     const started = Effect.fnUntraced(function* (runId: string, call: NewCall) {
       yield* sql`
-        WITH c AS (${begin(runId, call, "running", undefined)})
+        WITH ${beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", sql`true`)}
         INSERT INTO events (run_id, type, data, key)
-        SELECT run_id, 'call.started', ${startedEvent(call)} FROM c, ${notifying(sql, "events", "c.run_id")}
+        SELECT e.run_id, e.type, e.data, e.key FROM (${startedEvents(sql)}) e, ${notifying(sql, "events", "e.run_id")}
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
@@ -115,30 +147,14 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 
-    const settled = Effect.fnUntraced(function* (runId: string, key: string, outcome: unknown, attempt?: NewCall) {
-      if (attempt !== undefined) return yield* startedAndSettled(runId, attempt, outcome)
+    const settled = Effect.fnUntraced(function* (runId: string, calls: ReadonlyArray<SettledCall>) {
+      if (calls.length === 0) return
+      const { ctes, events } = settling(sql, json, runId, calls, sql`true`)
       yield* sql`
-        WITH c AS (
-          UPDATE calls SET state = 'settled', outcome = ${json(outcome)}, updated_at = now()
-          WHERE run_id = ${runId} AND key = ${key}
-          RETURNING run_id
-        )
+        WITH ${ctes}
         INSERT INTO events (run_id, type, data, key)
-        SELECT run_id, 'call.settled', ${json({ key, outcome })}, ${callEventKey("call.settled", key)} FROM c, ${notifying(sql, "events", "c.run_id")}
-        ON CONFLICT (run_id, key) DO NOTHING`
-    })
-
-    /** `started` and `settled` of one call in one statement; their events in that order. */
-    const startedAndSettled = Effect.fnUntraced(function* (runId: string, call: NewCall, outcome: unknown) {
-      yield* sql`
-        WITH c AS (${begin(runId, call, "settled", outcome)})
-        INSERT INTO events (run_id, type, data, key)
-        SELECT e.run_id, e.type, e.data, e.key FROM (
-          SELECT run_id, 'call.started' AS type, ${startedEvent(call)}, 0 AS n FROM c
-          UNION ALL
-          SELECT run_id, 'call.settled', ${json({ key: call.key, outcome })}::jsonb, ${callEventKey("call.settled", call.key)}::text, 1 FROM c
-        ) e (run_id, type, data, key, n), ${notifying(sql, "events", "e.run_id")}
-        ORDER BY e.n
+        SELECT e.run_id, e.type, e.data, e.key FROM (${events}) e, ${notifying(sql, "events", "e.run_id")}
+        ORDER BY e.n, e.o
         ON CONFLICT (run_id, key) DO NOTHING`
     })
 

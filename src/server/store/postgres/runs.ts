@@ -27,9 +27,9 @@ import {
   type RunRow,
   RunStore,
 } from "../runs.ts"
-import { CLAIM_JOURNAL_KEYS } from "../calls.ts"
+import { CLAIM_JOURNAL_KEYS, type SettledCall } from "../calls.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
-import { Journal } from "./calls.ts"
+import { Journal, settling } from "./calls.ts"
 import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
 import { Registered, registrationColumns, registrations } from "./tools.ts"
 
@@ -226,9 +226,17 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     }).pipe(Effect.withSpan("RunStore.countByStatus"))
 
     // One statement: the Result gains the journal's calls it lacks (`withJournal`, in SQL: sorted by call number,
-    // the listed ones first among equals), and the answer's call locations come back with the row.
+    // the listed ones first among equals), and the answer's call locations come back with the row. The outcomes
+    // to record go in with it (calls.ts `settling`), their events before the run's.
     const callNumber = (key: string) => sql.literal(`(CASE WHEN substring(${key} from '[^:]*$') ~ '^[0-9]+$' THEN substring(${key} from '[^:]*$')::numeric END)`)
-    const finish = Effect.fnUntraced(function* (id: string, owner: string, status: "succeeded" | "failed", result: Result) {
+    const finish = Effect.fnUntraced(function* (
+      id: string,
+      owner: string,
+      status: "succeeded" | "failed",
+      result: Result,
+      settled: ReadonlyArray<SettledCall> = [],
+    ) {
+      const settles = settled.length === 0 ? undefined : settling(sql, json, id, settled, sql`EXISTS (SELECT 1 FROM r)`)
       const raw = yield* sql`
         WITH given AS (SELECT ${json(result)}::jsonb AS result),
         listed AS (SELECT l.t, l.n FROM given, jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)),
@@ -246,7 +254,14 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
           WHERE id = ${id} AND owner = ${owner} AND status = 'running'
           RETURNING *
-        ), e AS (INSERT INTO events (run_id, type, data) SELECT id, ${`run.${status}`}, ${json({ owner })} FROM r)
+        )${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
+          INSERT INTO events (run_id, type, data, key)
+          SELECT x.run_id, x.type, x.data, x.key FROM (
+            ${settles === undefined ? sql`` : sql`${settles.events} UNION ALL`}
+            SELECT id AS run_id, NULL::bigint AS n, 0 AS o, ${`run.${status}`}::text AS type, ${json({ owner })}::jsonb AS data, NULL::text AS key FROM r
+          ) x ORDER BY x.n NULLS LAST, x.o
+          ON CONFLICT (run_id, key) DO NOTHING
+        )
         SELECT ${columns}, (SELECT jsonb_object_agg(c.key, c.location) FROM calls c WHERE c.run_id = r.id AND c.location IS NOT NULL) AS locations
         FROM r, ${notifying(sql, "changed", "r.id")}`
       const r = (yield* decodeRows(Finished)(raw))[0]
