@@ -87,7 +87,8 @@ export abstract class StepTask {
   private yielding(req: EngineRequest): typeof DELEGATED {
     const step = this.step
     step.done = false
-    step.value = req
+    // A loop's request is one object, reused (CallbackRequest); storing it again would cost a write barrier.
+    if (step.value !== req) step.value = req
     return DELEGATED
   }
 

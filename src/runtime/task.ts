@@ -54,11 +54,12 @@ export class CallbackRequest {
     this.argc = 2
     return this
   }
+  /** The last argument (the array a loop walks) is the same on every call: stored once, not once per call (a write barrier each). */
   with3(a: Value, b: Value, c: Value): EngineRequest {
     const argv = this.argv
     argv[0] = a
     argv[1] = b
-    argv[2] = c
+    if (argv[2] !== c) argv[2] = c
     this.argc = 3
     return this
   }
@@ -67,7 +68,7 @@ export class CallbackRequest {
     argv[0] = a
     argv[1] = b
     argv[2] = c
-    argv[3] = d
+    if (argv[3] !== d) argv[3] = d
     this.argc = 4
     return this
   }

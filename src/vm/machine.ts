@@ -202,9 +202,13 @@ export class Machine {
     for (let i = n; i < regs.length; i++) regs[i] = undefined
     frame.pc = 0
     frame.sp = code.registerCount
-    frame.env = f.env as Frame["env"]
-    frame.func = f
-    frame.thisValue = OrdinaryCallBindThis(this.realm, f, thisArg)
+    // A frame that serves call after call soon lives in V8's old generation, where every store of a pointer into
+    // it calls the write barrier's stub: the next callback of a loop finds the same function, scope and `this`.
+    const env = f.env as Frame["env"]
+    if (frame.env !== env) frame.env = env
+    if (frame.func !== f) frame.func = f
+    const thisValue = OrdinaryCallBindThis(this.realm, f, thisArg)
+    if (frame.thisValue !== thisValue) frame.thisValue = thisValue
   }
 
   /** Pushes a native frame driving `task`; its result is delivered to the frame below (unless discarded). */
