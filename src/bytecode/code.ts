@@ -14,7 +14,13 @@ import type { Shape } from "../runtime/property-store.ts"
 
 export type { TemplateSite }
 
-export type Constant = string | number | bigint | TemplateSite | NotIterableSite | DestructureSite
+export type Constant = string | number | bigint | TemplateSite | NotIterableSite | DestructureSite | RecordSite
+
+/** The keys of an object literal's leading fields (NewRecord): static, distinct, in source order. */
+export interface RecordSite {
+  readonly kind: "record"
+  readonly keys: ReadonlyArray<string>
+}
 
 /** What kind of function the code is the body of, and its kind (static decisions shared with the tree-walker). */
 export type CodeFunctionKind = FunctionKindName

@@ -12,6 +12,7 @@ const constantText = (c: Constant | undefined): string => {
   if (typeof c === "bigint") return `${c}n`
   if (typeof c === "number") return Object.is(c, -0) ? "-0" : String(c)
   if (c.kind === "template") return `template(${JSON.stringify(c.raw)})`
+  if (c.kind === "record") return `record(${JSON.stringify(c.keys)})`
   if (c.kind === "destructure") return `destructure(${JSON.stringify(c.property ?? null)}, ${JSON.stringify(c.of)})`
   return `${c.kind}(${JSON.stringify("message" in c ? c.message : c.text)})`
 }

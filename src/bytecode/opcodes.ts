@@ -73,6 +73,7 @@ export const OPCODES = {
 
   // Objects and properties
   NewObject: { code: 35, operands: [], pop: 0, push: 1, stack: "-> {}" },
+  NewRecord: { code: 153, operands: ["count", "const"], pop: argc0, push: 1, stack: "v1..vn -> { k1: v1, ..., kn: vn } (const: the keys)" },
   NewArray: { code: 36, operands: [], pop: 0, push: 1, stack: "-> []" },
   ArrayPush: { code: 37, operands: [], pop: 2, push: 1, stack: "arr v -> arr" },
   ArrayPushHole: { code: 38, operands: [], pop: 1, push: 1, stack: "arr -> arr" },

@@ -7,9 +7,10 @@
  */
 import type { ESTree } from "meriyah"
 import { METHOD_ENUMERABLE, MethodKind, Op, type Opcode, ResumeMode, unreachable } from "../bytecode/opcodes.ts"
-import { staticKey } from "../language/static-semantics.ts"
+import { recordKeys, staticKey } from "../language/static-semantics.ts"
 import { calleeText, iterableSite, spreadArgumentSite, yieldStarSite } from "../language/call-printer.ts"
 import type { NotIterableSite } from "../runtime/not-iterable.ts"
+import { MAX_SHAPE_KEYS } from "../runtime/property-store.ts"
 import type { FunctionCompiler } from "./context.ts"
 import { compileClass, compileFunctionExpression, isAnonymousFunctionDefinition } from "./functions.ts"
 import { compileAssignment, compileUpdate } from "./patterns.ts"
@@ -265,8 +266,23 @@ export function compilePropertyKey(fc: FunctionCompiler, key: ESTree.Expression,
 }
 
 function ObjectLiteral(fc: FunctionCompiler, node: ESTree.ObjectExpression): void {
-  fc.emit(Op.NewObject)
-  for (const p of node.properties) {
+  // The record's values wait on the operand stack: at most a shape's worth.
+  const keys = recordKeys(node, MAX_SHAPE_KEYS)
+  if (keys.length === 0) fc.emit(Op.NewObject)
+  else {
+    for (let i = 0; i < keys.length; i++) {
+      const p = node.properties[i] as ESTree.Property
+      fc.enter(p)
+      try {
+        compileNamedExpression(fc, p.value as ESTree.Expression, keys[i]!)
+      } finally {
+        fc.leave()
+      }
+    }
+    fc.asm.at(node.start)
+    fc.emit(Op.NewRecord, keys.length, fc.asm.constant({ kind: "record", keys }))
+  }
+  for (const p of node.properties.slice(keys.length)) {
     fc.enter(p)
     try {
       if (p.type === "SpreadElement") {

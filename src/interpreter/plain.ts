@@ -13,7 +13,15 @@
  */
 import type { ESTree } from "meriyah"
 import { forEachChild } from "../language/walk.ts"
-import { disposalOf, fieldInitializerName, forInVarInitializer, headDisposalOf, isAnonymousFunctionDefinition, staticKey } from "../language/static-semantics.ts"
+import {
+  disposalOf,
+  fieldInitializerName,
+  forInVarInitializer,
+  headDisposalOf,
+  isAnonymousFunctionDefinition,
+  recordKeys,
+  staticKey,
+} from "../language/static-semantics.ts"
 import { calleeText, iterableSite } from "../language/call-printer.ts"
 import { ArrayObject } from "../runtime/array-object.ts"
 import { checkStringLength } from "../runtime/caps.ts"
@@ -22,7 +30,9 @@ import { ThrowCompletion, throwTypeError } from "../runtime/completion.ts"
 import { ToBoolean, ToNumeric, ToString, ToStringPrimitive, TypeOf } from "../runtime/conversions.ts"
 import { MakeFunction } from "../runtime/function-create.ts"
 import { IsCallable, IsConstructor, NativeFunction, ScriptFunction } from "../runtime/function-object.ts"
+import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { JSObject } from "../runtime/object.ts"
+import { literalShape, MAX_SHAPE_KEYS } from "../runtime/property-store.ts"
 import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import { getFast, GetValueTask, MISS, PutValueTask } from "../runtime/references.ts"
 import { toThrowCompletion } from "../runtime/errors.ts"
@@ -937,6 +947,23 @@ function object(p: Program, node: ESTree.ObjectExpression): Code {
     const name = staticKey(prop.key)
     return { start: prop.start ?? 0, name, value: namedEvaluation(p, prop.value as ESTree.Expression, name) }
   })
+  const keys = recordKeys(node, MAX_SHAPE_KEYS)
+  if (keys.length === props.length) {
+    // Every key at once (as the VM's NewRecord): nothing sees the object before its last value is in.
+    const shape = literalShape(keys)
+    return (a) => {
+      a.offset = start
+      const obj = new JSObject(a.realm.ObjectPrototype)
+      chargeMemory(Cost.property * props.length)
+      obj.adoptShape(shape)
+      for (let i = 0; i < props.length; i++) {
+        const prop = props[i]!
+        a.offset = prop.start
+        obj.setSlotAt(i, prop.value(a))
+      }
+      return obj
+    }
+  }
   return (a) => {
     a.offset = start
     const obj = new JSObject(a.realm.ObjectPrototype)

@@ -61,6 +61,22 @@ export function staticKey(key: ESTree.Expression | ESTree.PrivateIdentifier): st
   throw new Error(`codemode bug: non-static key ${key.type}`)
 }
 
+/**
+ * The keys of an object literal's leading fields with static keys, up to a repeated key, a `__proto__:`, anything but
+ * a plain field, or `max` keys: nothing can observe the object before then, so the engines make it with all those
+ * keys at once (a shape's worth: `max` is the most a shape holds).
+ */
+export const recordKeys = (node: ESTree.ObjectExpression, max: number): string[] => {
+  const keys: string[] = []
+  for (const p of node.properties) {
+    if (p.type !== "Property" || p.kind !== "init" || p.method || p.computed || keys.length === max) break
+    const name = staticKey(p.key)
+    if ((name === "__proto__" && !p.shorthand) || keys.includes(name)) break
+    keys.push(name)
+  }
+  return keys
+}
+
 /** The name a field's initializer function gets: the field's static name, `#x`, or "" for a computed key. */
 export const fieldInitializerName = (def: ESTree.PropertyDefinition): string =>
   def.computed ? "" : def.key.type === "PrivateIdentifier" ? `#${def.key.name}` : staticKey(def.key as ESTree.Expression)

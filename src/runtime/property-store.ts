@@ -4,11 +4,13 @@
  * objects, and each one's Map and Property records were most of what the collector copied.
  *
  * Keys live in a Shape, shared by every object that gained the same string keys in the same order (a transition
- * tree), and values in a plain array, one slot per key. A slot holds the value itself while the property is a
- * writable, enumerable, configurable data property, and a Property record otherwise. `get` hands out a live
- * record (callers may change it), so it turns a plain slot into a record first; the engines' fast paths read and
- * write plain slots without that (`read`, `write`, `add`). After a delete, or past MAX_SHAPE_KEYS keys, a store
- * keeps a real Map instead (dictionary mode), as deletes would otherwise fork the shape tree.
+ * tree), and values in slots, one per key: the first IN_OBJECT_SLOTS in fields of the object itself, the rest in a
+ * plain array (most objects a program makes have a few keys, and an array beside each was two more allocations).
+ * A slot holds the value itself while the property is a writable, enumerable, configurable data property, and a
+ * Property record otherwise. `get` hands out a live record (callers may change it), so it turns a plain slot into a
+ * record first; the engines' fast paths read and write plain slots without that (`read`, `write`, `add`). After a
+ * delete, or past MAX_SHAPE_KEYS keys, a store keeps a real Map instead (dictionary mode, in the field the slot
+ * array would be in), as deletes would otherwise fork the shape tree.
  *
  * Shapes hold keys only, never values, and are not part of the run state: snapshots save properties as before.
  */
@@ -22,10 +24,12 @@ export const ABSENT: unique symbol = Symbol("absent")
 
 export type Absent = typeof ABSENT
 
-const MAX_SHAPE_KEYS = 32
+export const MAX_SHAPE_KEYS = 32
+/** Slots held in fields of the object (slot0..slot3); keys past them go to the array `moreSlots`. */
+const IN_OBJECT_SLOTS = 4
 /**
- * Slots the first object starting with a key gets (an array grown by push from empty would reserve 17); later
- * ones get as many as the most keys such an object has had.
+ * Array slots the first object to outgrow its fields with a given first key gets (an array grown by push from
+ * empty would reserve 17); later ones get as many as the most keys such an object has had needed.
  */
 const INITIAL_WIDTH = 4
 /** Keys up to this many are found by a scan; a longer shape builds an index. */
@@ -44,8 +48,8 @@ export class Shape {
   /** The one-key shape this one grew from: it keeps how many slots objects starting with that key came to need. */
   readonly first: Shape
   /**
-   * In a one-key shape: the most keys an object starting with this key has had (0 before the first), which is how
-   * many slots the next such object gets: objects of a kind mostly have the same keys, and a spare slot is 8 bytes.
+   * In a one-key shape: the most keys an object starting with this key has had (0 before the first), which sizes
+   * the slot array of the next such object: objects of a kind mostly have the same keys, and a spare slot is 8 bytes.
    */
   width = 0
   /** In the process-wide tree: holds only short string keys, so caches outliving a run may keep it. */
@@ -123,6 +127,13 @@ export class Shape {
 
 let emptyShape = new Shape([], undefined, true)
 
+/** The shape an object without keys comes to by adding `keys` (distinct, at most MAX_SHAPE_KEYS) in order. */
+export const literalShape = (keys: readonly PropertyKey[]): Shape => {
+  let shape = emptyShape
+  for (const k of keys) shape = shape.with(k)
+  return shape
+}
+
 /**
  * Slots holding a non-number first, so that storing a fraction does not turn them into an array of doubles (which
  * a later object would turn back); the common widths as literals, which are cheapest to allocate and not holey.
@@ -178,6 +189,11 @@ export interface OwnProperties {
   forEach(f: (p: Property, key: PropertyKey) => void): void
 }
 
+/** The shape of a store in dictionary mode: no keys, and not shared, so no inline cache takes it. */
+const DICTIONARY = new Shape([], undefined, false)
+
+type Dictionary = Map<PropertyKey, Property>
+
 /**
  * Ordinary own properties. Every JSObject is one (object.ts extends it): a separate store was an allocation per
  * object, a third of what a small object cost. Nothing but `properties` may call these methods on an object, as a
@@ -185,63 +201,79 @@ export interface OwnProperties {
  */
 export class PropertyStore implements OwnProperties {
   private shape: Shape = emptyShape
-  /** Not `slots`: exotic objects have internal slots of that name. */
-  private slotValues: Slot[] = NO_SLOTS
-  private dict: Map<PropertyKey, Property> | undefined = undefined
+  private slot0: Slot = undefined
+  private slot1: Slot = undefined
+  private slot2: Slot = undefined
+  private slot3: Slot = undefined
+  /**
+   * Slots IN_OBJECT_SLOTS and up; in dictionary mode (shape DICTIONARY), every property by key. Not `slots`: exotic
+   * objects have internal slots of that name.
+   */
+  private rest: Slot[] | Dictionary = NO_SLOTS
+
+  /** The properties by key in dictionary mode, else undefined. */
+  private dictionary(): Dictionary | undefined {
+    return this.shape === DICTIONARY ? (this.rest as Dictionary) : undefined
+  }
 
   get size(): number {
-    return this.dict === undefined ? this.shape.keys.length : this.dict.size
+    return this.dictionary()?.size ?? this.shape.keys.length
   }
 
   get(key: PropertyKey): Property | undefined {
-    if (this.dict !== undefined) return this.dict.get(key)
+    const dict = this.dictionary()
+    if (dict !== undefined) return dict.get(key)
     const i = this.shape.indexOf(key)
     if (i < 0) return undefined
-    const s = this.slotValues[i]!
+    const s = this.slotAt(i)
     if (s instanceof Property) return s
     const p = Property.data(s)
-    this.slotValues[i] = p
+    this.putSlot(i, p)
     return p
   }
 
   peek(key: PropertyKey): Property | undefined {
-    if (this.dict !== undefined) return this.dict.get(key)
+    const dict = this.dictionary()
+    if (dict !== undefined) return dict.get(key)
     const i = this.shape.indexOf(key)
-    return i < 0 ? undefined : recordOf(this.slotValues[i]!)
+    return i < 0 ? undefined : recordOf(this.slotAt(i))
   }
 
   read(key: PropertyKey): Value | Property | Absent {
-    // The shape first (a dictionary's is the empty one): a hit loads two fields of an object of any class, not three.
+    // The shape first (a dictionary's has no keys): a hit loads two fields of an object of any class, not three.
     const i = this.shape.indexOf(key)
-    if (i >= 0) return this.slotValues[i]!
-    const dict = this.dict
+    if (i >= 0) return this.slotAt(i)
+    const dict = this.dictionary()
     return dict === undefined ? ABSENT : (dict.get(key) ?? ABSENT)
   }
 
   write(key: PropertyKey, v: Value): void {
-    if (this.dict !== undefined) {
-      this.dict.get(key)!.value = v
+    const dict = this.dictionary()
+    if (dict !== undefined) {
+      dict.get(key)!.value = v
       return
     }
     const i = this.shape.indexOf(key)
-    const s = this.slotValues[i]
+    const s = this.slotAt(i)
     if (s instanceof Property) s.value = v
-    else this.slotValues[i] = v
+    else this.putSlot(i, v)
   }
 
   add(key: PropertyKey, v: Value): void {
-    if (this.dict !== undefined) this.dict.set(key, Property.data(v))
+    const dict = this.dictionary()
+    if (dict !== undefined) dict.set(key, Property.data(v))
     else if (this.shape.keys.length >= MAX_SHAPE_KEYS) this.toDictionary().set(key, Property.data(v))
     else this.append(key, v)
   }
 
   set(key: PropertyKey, p: Property): this {
-    if (this.dict !== undefined) {
-      this.dict.set(key, p)
+    const dict = this.dictionary()
+    if (dict !== undefined) {
+      dict.set(key, p)
       return this
     }
     const i = this.shape.indexOf(key)
-    if (i >= 0) this.slotValues[i] = p
+    if (i >= 0) this.putSlot(i, p)
     else if (this.shape.keys.length >= MAX_SHAPE_KEYS) this.toDictionary().set(key, p)
     else this.append(key, p)
     return this
@@ -256,9 +288,13 @@ export class PropertyStore implements OwnProperties {
     const i = this.shape.keys.length
     this.shape = next
     const first = next.first
-    if (i === 0) this.slotValues = newSlots(first.width === 0 ? INITIAL_WIDTH : first.width)
-    if (first.width <= i) first.width = i + 1
-    this.slotValues[i] = s
+    const width = first.width
+    if (width <= i) first.width = i + 1
+    if (i < IN_OBJECT_SLOTS) this.putSlot(i, s)
+    else {
+      if (i === IN_OBJECT_SLOTS) this.rest = newSlots(width > IN_OBJECT_SLOTS ? width - IN_OBJECT_SLOTS : INITIAL_WIDTH)
+      ;(this.rest as Slot[])[i - IN_OBJECT_SLOTS] = s
+    }
   }
 
   /**
@@ -266,12 +302,12 @@ export class PropertyStore implements OwnProperties {
    * while an object keeps that shape, each key stays at the slot the shape gives it.
    */
   cacheableShape(): Shape | undefined {
-    return this.dict === undefined && this.shape.shared ? this.shape : undefined
+    return this.shape.shared ? this.shape : undefined
   }
 
-  /** Whether the store is in shape mode with shape `s`: a cache's guard. */
+  /** Whether the store has shape `s`, one `cacheableShape` gave: a cache's guard. */
   hasShape(s: Shape): boolean {
-    return this.shape === s && this.dict === undefined
+    return this.shape === s
   }
 
   /**
@@ -282,51 +318,92 @@ export class PropertyStore implements OwnProperties {
     this.grow(next, v)
   }
 
+  /**
+   * Gives a store without keys all of `shape`'s, from `literalShape`, their slots undefined until `setSlotAt` fills
+   * them: an object literal made in one step instead of a transition per key.
+   */
+  adoptShape(shape: Shape): void {
+    const n = shape.keys.length
+    this.shape = shape
+    const first = shape.first
+    const width = first.width
+    if (width < n) first.width = n
+    if (n > IN_OBJECT_SLOTS) this.rest = newSlots((width > n ? width : n) - IN_OBJECT_SLOTS)
+  }
+
   /** Slot `i` of the current shape: a plain value or a record. */
   slotAt(i: number): Value | Property {
-    return this.slotValues[i]!
+    switch (i) {
+      case 0:
+        return this.slot0
+      case 1:
+        return this.slot1
+      case 2:
+        return this.slot2
+      case 3:
+        return this.slot3
+    }
+    return (this.rest as Slot[])[i - IN_OBJECT_SLOTS]!
   }
 
   /** Stores `v` in slot `i` of the current shape, which holds a plain value. */
   setSlotAt(i: number, v: Value): void {
-    this.slotValues[i] = v
+    this.putSlot(i, v)
+  }
+
+  private putSlot(i: number, s: Slot): void {
+    switch (i) {
+      case 0:
+        this.slot0 = s
+        return
+      case 1:
+        this.slot1 = s
+        return
+      case 2:
+        this.slot2 = s
+        return
+      case 3:
+        this.slot3 = s
+        return
+    }
+    ;(this.rest as Slot[])[i - IN_OBJECT_SLOTS] = s
   }
 
   has(key: PropertyKey): boolean {
-    return this.dict !== undefined ? this.dict.has(key) : this.shape.indexOf(key) >= 0
+    return this.dictionary()?.has(key) ?? this.shape.indexOf(key) >= 0
   }
 
   delete(key: PropertyKey): boolean {
-    if (this.dict === undefined && this.shape.indexOf(key) < 0) return false
+    if (this.shape !== DICTIONARY && this.shape.indexOf(key) < 0) return false
     return this.toDictionary().delete(key)
   }
 
   clear(): void {
     this.shape = emptyShape
-    this.slotValues = NO_SLOTS
-    this.dict = undefined
+    this.slot0 = this.slot1 = this.slot2 = this.slot3 = undefined
+    this.rest = NO_SLOTS
   }
 
   /** The keys in insertion order, as they are now (keys added while iterating are not visited). */
   keys(): IterableIterator<PropertyKey> {
-    return this.dict !== undefined ? this.dict.keys() : this.shape.keys.values()
+    return this.dictionary()?.keys() ?? this.shape.keys.values()
   }
 
   orderedKeys(): PropertyKey[] | undefined {
-    return this.dict === undefined && this.shape.inKeyOrder ? this.shape.keys.slice() : undefined
+    return this.shape !== DICTIONARY && this.shape.inKeyOrder ? this.shape.keys.slice() : undefined
   }
 
   mayHaveIndexKey(): boolean {
-    return this.dict !== undefined || this.shape.hasIndexKey
+    return this.shape === DICTIONARY || this.shape.hasIndexKey
   }
 
   values(): IterableIterator<Property> {
-    if (this.dict !== undefined) return this.dict.values()
-    return this.records().values()
+    return this.dictionary()?.values() ?? this.records().values()
   }
 
   entries(): IterableIterator<[PropertyKey, Property]> {
-    if (this.dict !== undefined) return this.dict.entries()
+    const dict = this.dictionary()
+    if (dict !== undefined) return dict.entries()
     const records = this.records()
     return this.shape.keys.map((k, i): [PropertyKey, Property] => [k, records[i]!]).values()
   }
@@ -337,24 +414,25 @@ export class PropertyStore implements OwnProperties {
 
   /** Every slot as a live record (iterating hands them out). */
   private records(): Property[] {
-    const slots = this.slotValues
     const n = this.shape.keys.length
     const out: Property[] = new Array(n)
     for (let i = 0; i < n; i++) {
-      const s = slots[i]!
-      out[i] = s instanceof Property ? s : (slots[i] = Property.data(s))
+      const s = this.slotAt(i)
+      if (s instanceof Property) out[i] = s
+      else this.putSlot(i, (out[i] = Property.data(s)))
     }
     return out
   }
 
-  private toDictionary(): Map<PropertyKey, Property> {
-    if (this.dict !== undefined) return this.dict
+  private toDictionary(): Dictionary {
+    const known = this.dictionary()
+    if (known !== undefined) return known
     const records = this.records()
-    const dict = new Map<PropertyKey, Property>()
+    const dict: Dictionary = new Map()
     this.shape.keys.forEach((k, i) => dict.set(k, records[i]!))
-    this.dict = dict
-    this.shape = emptyShape
-    this.slotValues = NO_SLOTS
+    this.clear()
+    this.shape = DICTIONARY
+    this.rest = dict
     return dict
   }
 }

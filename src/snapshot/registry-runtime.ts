@@ -55,7 +55,7 @@ export const objectFields: Fields = [
   ["privateElements", opt(map(inst("PrivateName"), privateElement))],
 ]
 
-const STORE_FIELDS = ["shape", "slotValues", "dict"]
+const STORE_FIELDS = ["shape", "slot0", "slot1", "slot2", "slot3", "rest"]
 
 /** A JSObject subclass: the object's fields, then its own; its own checks, then the object's (its proto chain). */
 export const objectClass = (

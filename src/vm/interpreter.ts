@@ -22,11 +22,11 @@ import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import type { BinaryOperator } from "../runtime/operators.ts"
 import { isTask, type Task } from "../runtime/task.ts"
 import { EMPTY, type Empty, type Primitive, type Value } from "../runtime/value.ts"
-import type { CodeObject } from "../bytecode/code.ts"
+import type { CodeObject, RecordSite } from "../bytecode/code.ts"
 import { Environment, type Frame, frameAt, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
 import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
-import { addOwnCached, getOwnCached, setOwnCached } from "./property-cache.ts"
+import { addOwnCached, getOwnCached, newRecord, setOwnCached } from "./property-cache.ts"
 import { Op, type Opcode } from "../bytecode/opcodes.ts"
 import {
   ForInNext,
@@ -84,7 +84,7 @@ export type HotOpcode = (typeof Op)[
   | "LoadReg" | "LoadRegChecked" | "StoreReg" | "StoreRegChecked" | "ClearReg"
   | "LoadEnv" | "LoadEnvChecked" | "StoreEnv" | "StoreEnvChecked" | "PushEnv" | "PopEnv" | "CopyEnv"
   | "LoadGlobal" | "LoadGlobalOrUndefined" | "LoadFrameThis" | "LoadFrameFunction"
-  | "NewObject" | "NewArray" | "ArrayPush" | "GetField" | "GetFieldForCall" | "GetElem" | "GetElemForCall" | "PutField" | "PutElem" | "DefineField"
+  | "NewObject" | "NewRecord" | "NewArray" | "ArrayPush" | "GetField" | "GetFieldForCall" | "GetElem" | "GetElemForCall" | "PutField" | "PutElem" | "DefineField"
   | "Add" | "Sub" | "Mul" | "Div" | "Mod" | "Exp" | "Shl" | "Sar" | "Shr" | "BitAnd" | "BitOr" | "BitXor"
   | "StrictEq" | "StrictNe" | "Eq" | "Ne" | "Lt" | "Gt" | "Le" | "Ge" | "Neg" | "BitNot" | "Not" | "TypeOf" | "Inc" | "Dec" | "ToNumeric" | "ToString"
   | "Jump" | "JumpIfTrue" | "JumpIfFalse" | "JumpIfTruePeek" | "JumpIfFalsePeek" | "JumpIfNullishPeek" | "JumpIfNotNullishPeek" | "JumpIfNotUndefinedPeek" | "JumpIfDone"
@@ -266,6 +266,14 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 35 satisfies typeof Op.NewObject:
           regs[sp++] = new JSObject(realm.ObjectPrototype)
           break
+        case 153 satisfies typeof Op.NewRecord: {
+          const n = bc[pc] as number
+          sp -= n
+          regs[sp] = newRecord(realm, code, pc - 1, consts[bc[pc + 1] as number] as RecordSite, regs, sp)
+          sp++
+          pc += 2
+          break
+        }
         case 36 satisfies typeof Op.NewArray:
           regs[sp++] = new ArrayObject(realm.ArrayPrototype, [])
           break

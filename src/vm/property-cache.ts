@@ -14,11 +14,12 @@
  * writable, enumerable, configurable data property): a slot turned into a record (an accessor, a read-only
  * property, a record handed out live) misses and takes the general path.
  */
-import type { CodeObject } from "../bytecode/code.ts"
+import type { CodeObject, RecordSite } from "../bytecode/code.ts"
 import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { JSObject } from "../runtime/object.ts"
 import { Property } from "../runtime/property.ts"
-import type { PropertyStore, Shape } from "../runtime/property-store.ts"
+import { literalShape, type PropertyStore, type Shape } from "../runtime/property-store.ts"
+import type { Realm } from "../runtime/realm.ts"
 import type { Value } from "../runtime/value.ts"
 import { MISS, type Miss } from "./operations.ts"
 
@@ -82,6 +83,24 @@ export const addOwnCached = (code: CodeObject, at: number, obj: JSObject, key: s
   const next = obj.cacheableShape()
   if (next !== undefined) fill(code, at, shape, next)
   return true
+}
+
+/**
+ * An object literal's leading fields (NewRecord): a new ordinary object with the site's keys, which the site at `at`
+ * remembers the shape of, their values `values[from]` on.
+ */
+export const newRecord = (realm: Realm, code: CodeObject, at: number, site: RecordSite, values: ArrayLike<unknown>, from: number): JSObject => {
+  const obj = new JSObject(realm.ObjectPrototype)
+  const keys = site.keys
+  let shape = code.propertyCache?.[at] as Shape | undefined
+  if (shape === undefined) {
+    shape = literalShape(keys)
+    if (shape.shared) fill(code, at, shape, 0)
+  }
+  chargeMemory(Cost.property * keys.length)
+  obj.adoptShape(shape)
+  for (let i = 0; i < keys.length; i++) obj.setSlotAt(i, values[from + i] as Value)
+  return obj
 }
 
 const fill = (code: CodeObject, at: number, shape: Shape, then: Shape | number): void => {

@@ -41,6 +41,57 @@ const o = { __proto__: proto, own: 1 }
 const p = { ["__proto__"]: "just a key" }
 return [o.inherited, Object.getPrototypeOf(o) === proto, Object.keys(o), Object.keys(p), Object.getPrototypeOf(p) === Object.prototype]
 
+// === literal-fields-then-the-rest
+// Leading plain fields are made at once; what follows (a repeat, a spread, a computed key, a method, __proto__)
+// is added to that object one by one.
+const proto = { inherited: "yes" }
+const src = { s1: 1, a: "from spread" }
+const k = "computed"
+const a = { a: 1, b: 2, a: 3, c: 4 }
+const b = { a: 1, b: 2, ...src, [k]: 5, c: 6 }
+const c = { x: 1, y: 2, __proto__: proto, z: 3 }
+const d = { x: 1, m() { return this.x }, y: 2 }
+const e = { __proto__, w: 1 }
+var __proto__ = "shorthand is a plain key"
+return [a, Object.keys(a), b, Object.keys(b), Object.keys(c), c.inherited, d.m(), Object.keys(d), e, Object.keys(e), Object.getPrototypeOf(e) === Object.prototype]
+
+// === literal-fields-many-keys
+// Past four keys the values leave the object for an array; past thirty-two the object becomes a dictionary.
+const make = (i) => ({ k0: i, k1: i + 1, k2: i + 2, k3: i + 3, k4: i + 4, k5: i + 5 })
+const small = make(0)
+small.k6 = "added"
+small.k7 = "added too"
+delete small.k2
+const big = {}
+const keys = []
+for (let i = 0; i < 40; i++) keys.push("p" + i)
+const literal40 = { p0: 0, p1: 1, p2: 2, p3: 3, p4: 4, p5: 5, p6: 6, p7: 7, p8: 8, p9: 9, p10: 10, p11: 11, p12: 12, p13: 13, p14: 14, p15: 15, p16: 16, p17: 17, p18: 18, p19: 19, p20: 20, p21: 21, p22: 22, p23: 23, p24: 24, p25: 25, p26: 26, p27: 27, p28: 28, p29: 29, p30: 30, p31: 31, p32: 32, p33: 33, p34: 34, p35: 35, p36: 36, p37: 37, p38: 38, p39: 39 }
+for (const key of keys) big[key] = literal40[key]
+return [small, Object.keys(small), make(10), JSON.stringify(literal40) === JSON.stringify(big), Object.keys(literal40).length, literal40.p39, literal40.p31, literal40.p32]
+
+// === literal-fields-attributes-and-order
+// A literal's fields are plain writable, enumerable, configurable data properties, in source order (indices first).
+const o = { b: 1, 2: "two", a: undefined, 1: "one", "x y": [1], nested: { in: { deep: true } } }
+Object.defineProperty(o, "b", { writable: false })
+o.b = 5
+const fn = { f: function () {}, g: () => 1, h: class {} }
+return [Object.keys(o), o.b, Object.getOwnPropertyDescriptor(o, "a"), Object.getOwnPropertyDescriptor(o, "b"), fn.f.name, fn.g.name, fn.h.name, Object.isFrozen(Object.freeze({ p: 1, q: 2 }))]
+
+// === literal-fields-value-throws-or-awaits
+// The object is made once all leading values are known: a value that throws leaves nothing behind, one that awaits
+// keeps the ones before it.
+let made = 0
+const count = () => ++made
+let caught
+try {
+  const o = { a: count(), b: count(), c: (() => { throw new Error("mid-literal") })(), d: count() }
+  caught = o
+} catch (e) {
+  caught = e.message
+}
+const later = { a: count(), b: await Promise.resolve(count()), c: count() }
+return [caught, made, later]
+
 // === literal-method-and-computed-accessor
 const name = "dyn"
 const o = {
