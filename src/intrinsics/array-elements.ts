@@ -100,7 +100,9 @@ export const DeleteIdx = (O: JSObject, k: number): void => {
   if (!O.Delete(String(k))) throwTypeError(`Cannot delete property '${k}' of ${O instanceof ArrayObject ? "[object Array]" : describeValue(O)}`)
 }
 
+/** Whether one of o's own keys is an array index: the keys are searched only if its shape may have one. */
 export const hasIndexKey = (o: JSObject): boolean => {
+  if (!o.properties.mayHaveIndexKey()) return false
   for (const k of o.properties.keys()) if (typeof k === "string" && arrayIndexOf(k) >= 0) return true
   return false
 }

@@ -694,7 +694,9 @@ const ArrayProto_push = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value
   if (thisArg instanceof ArrayObject && thisArg.extensible && thisArg.lengthWritable) {
     const els = thisArg.elements
     const len = thisArg.length
-    if (els !== null && els.length === len && (args.length === 1 ? !protoHasIndex(thisArg, len) : !protoChainHasElements(thisArg))) {
+    // Asking the chain for any element is cheap (shapes know whether they have index keys); index len is asked
+    // only when it has one.
+    if (els !== null && els.length === len && !(protoChainHasElements(thisArg) && (args.length !== 1 || protoHasIndex(thisArg, len)))) {
       checkArrayStorage(len + args.length)
       chargeMemory(Cost.element * args.length)
       for (const E of args) els.push(E)

@@ -25,6 +25,8 @@ const ordinaryGet = JSObject.prototype.Get
 
 const ordinarySet = JSObject.prototype.Set
 
+const ordinaryGetOwnProperty = JSObject.prototype.GetOwnProperty
+
 /** OrdinaryGet up the chain without running anything; MISS at an accessor or an object with its own [[Get]]. */
 const lookupValue = (o: JSObject | null, key: PropertyKey): Value | Miss => {
   for (; o !== null; o = o.GetPrototypeOf()) {
@@ -64,7 +66,8 @@ export const setFast = (base: Value, key: PropertyKey, v: Value): boolean => {
     base.properties.write(key, v)
     return true
   }
-  if (!base.extensible || key === "length" || base.GetOwnProperty(key) !== undefined) return false
+  // An exotic object may have own keys its store does not hold (a string wrapper's indices, say).
+  if (!base.extensible || key === "length" || (base.GetOwnProperty !== ordinaryGetOwnProperty && base.GetOwnProperty(key) !== undefined)) return false
   if ((base instanceof ArrayObject || base.kind === "String") && arrayIndexOf(key) >= 0) return false
   for (let o = base.GetPrototypeOf(); o !== null; o = o.GetPrototypeOf()) {
     if (o.Set !== ordinarySet) return false
