@@ -89,170 +89,206 @@ const ended = (error: string | Diagnostic): { readonly _tag: "ended"; readonly e
   ending: { ok: false, error: typeof error === "string" ? diagnostic("ExecutionFailure", error) : error },
 })
 
+/**
+ * The loop of one run. A class whose generator methods exist once: a generator function made per run (an
+ * `Effect.gen(function* ...)` inside a closure) gets a prototype object and hidden class of its own, which V8 keeps
+ * in old space, and through them the closure kept the run's whole heap alive through every young-generation GC
+ * until a full one (a `1 + 1` run spent a third of its CPU in scavenges promoting ~20 MB each).
+ */
+class Loop<S> {
+  private readonly host: CallHost
+  private readonly run: RunState
+  private readonly engine: LoopEngine<S>
+  private readonly events: Mailbox<LoopEvent>
+  private now: () => number = Date.now
+  private deadline: number | undefined = undefined
+  // Lines logged before this incarnation of the run were reported by the one that logged them.
+  private logsSeen: number
+  /**
+   * The engine went idle and outcomes arrived that it has not run yet (delivered, or in the inbox to be delivered
+   * at once): a checkpoint waits for them. A busy engine's outcomes wait for it to go idle, and a checkpoint does not.
+   */
+  private unrun = false
+  private idle = false
+
+  constructor(host: CallHost, run: RunState, engine: LoopEngine<S>, events: Mailbox<LoopEvent>) {
+    this.host = host
+    this.run = run
+    this.engine = engine
+    this.events = events
+    this.logsSeen = run.realm.logs.length
+  }
+
+  private readonly interrupt = (): void => {
+    if (this.deadline !== undefined && this.now() >= this.deadline) throw new Termination({ kind: "TimeoutExceeded" })
+  }
+
+  private reportLogs(): void {
+    const onLog = this.engine.onLog
+    if (onLog === undefined) return
+    const logs = this.run.realm.logs
+    while (this.logsSeen < logs.length) {
+      try {
+        onLog(logs[this.logsSeen]!, this.logsSeen++)
+      } catch {
+        // An observer that fails must not end the run it watches; the line is still in the Result.
+      }
+    }
+  }
+
+  /**
+   * Moves every outcome that arrived into the inbox (a settled call no longer blocks a suspend), in order: at the
+   * wake-up of a checkpoint asked for `now` it stops, and the loop takes that checkpoint before the outcomes
+   * that arrived after it.
+   */
+  private absorb(event: LoopEvent | undefined): void {
+    for (let e = event; e !== undefined; e = this.events.poll()) {
+      if (e._tag !== "outcome") {
+        if (this.engine.suspension?.first()) return
+        continue
+      }
+      const entry = this.run.calls.get(e.callId)
+      if (entry === undefined || entry.state === "settled" || entry.detached) continue
+      entry.state = "settled"
+      entry.fiber = undefined
+      this.run.inbox.push({ callId: e.callId, outcome: e.outcome })
+    }
+  }
+
+  private checkpointWaits(): boolean {
+    return this.unrun || (this.idle && this.run.inbox.length > 0)
+  }
+
+  /** Settles the promises of every outcome in the inbox. */
+  private deliverInbox(): Ending | undefined {
+    const run = this.run
+    this.unrun ||= run.inbox.length > 0
+    for (const { callId, outcome } of run.inbox.splice(0)) {
+      const entry = run.calls.get(callId)
+      run.calls.delete(callId)
+      if (entry === undefined) continue
+      if (outcome.ok === "interrupted") return { ok: "interrupted" }
+      settleCall(run.realm, run.extensions, entry.request.capability.promise as PromiseObject, outcome, run.ledger.locations.get(callId))
+    }
+    return undefined
+  }
+
+  /** Hands every new host call to its own fiber: tool-call concurrency is unrestricted. */
+  private *dispatchNew(): Generator<Effect.Effect<void, never, unknown>, void> {
+    const run = this.run
+    while (run.realm.hostCalls.length > 0) {
+      const entry = newEntry(run.realm.hostCalls.shift()!, run.runId, "queued")
+      run.calls.set(entry.callId, entry)
+      if (this.engine.onCall !== undefined) {
+        try {
+          this.engine.onCall({ key: entry.key, path: entry.request.path, location: run.ledger.locations.get(entry.callId) })
+        } catch {
+          // As with onLog: an observer that fails must not end the run it watches.
+        }
+      }
+      yield* startCall(this.host, entry, this.events, run.extensions.take(entry.callId))
+    }
+  }
+
+  *loop(): Generator<Effect.Effect<unknown, never, unknown>, LoopEnd<S>> {
+    const { run, engine, events } = this
+    const { suspension } = engine
+    const limits = run.limits
+    const deadline = this.deadline
+    // A resumed run: queued calls start from the beginning, started durable calls reconnect through `wait`.
+    for (const entry of run.calls.values()) {
+      if (entry.state === "queued" || entry.state === "started") yield* startCall(this.host, entry, events)
+    }
+    for (;;) {
+      if (suspension?.requested() && (suspension.urgent() || !this.checkpointWaits())) {
+        const stopped = yield* suspension.attempt
+        if (stopped !== undefined) return { _tag: "stopped", stopped }
+      }
+      let status: EngineStatus
+      // Set before every slice: a round trip gives the run a new realm.
+      run.realm.host.interrupt = this.interrupt
+      const meter = run.realm.memory
+      const heap = engine.heap
+      if (meter !== undefined && heap !== undefined) meter.onPressure = heap.yieldSoon
+      try {
+        status = runMetered(meter, () => runPolled(run.realm, () => engine.slice(suspension?.requested() ?? false, deadline === undefined ? undefined : this.interrupt)))
+        this.unrun = false
+        this.idle = status.kind === "idle"
+        if (meter?.pressure && heap !== undefined && heap.quiescent()) {
+          meter.measure(heap.roots(), heap.baseline())
+          meter.charge(0)
+        }
+      } catch (e) {
+        if (e instanceof Termination) return ended(e.reason.kind === "TimeoutExceeded" ? timeoutDiagnostic(limits) : terminationDiagnostic(e))
+        return ended(`Internal error: ${describeHostError(e)}`)
+      }
+      this.reportLogs()
+      if (engine.afterSlice !== undefined && (status.kind === "yielded" || status.kind === "idle")) {
+        const ending = engine.afterSlice(status)
+        if (ending !== undefined) return { _tag: "ended", ending }
+      }
+      yield* this.dispatchNew()
+      if (status.kind === "completed") return { _tag: "ended", ending: { ok: true, value: status.value } }
+      if (status.kind === "threw") return ended(uncaughtDiagnostic(run.realm, status.value))
+      const t = this.now()
+      if (deadline !== undefined && t >= deadline) return ended(timeoutDiagnostic(limits))
+      this.absorb(events.poll())
+      if (status.kind === "yielded") {
+        yield* Effect.yieldNow
+        continue
+      }
+      // idle: deliver what arrived, or wait for the next outcome (or a suspend request, or the deadline).
+      if (run.inbox.length > 0) {
+        const ending = this.deliverInbox()
+        if (ending !== undefined) return { _tag: "ended", ending }
+        continue
+      }
+      if (suspension?.requested()) continue
+      if (run.calls.size === 0) return ended("The program is waiting on a promise that can never settle")
+      const next: Option.Option<LoopEvent> =
+        deadline === undefined
+          ? Option.some(yield* events.take)
+          : yield* events.take.pipe(Effect.timeoutOption(Math.max(0, deadline - t)))
+      if (Option.isNone(next)) return ended(timeoutDiagnostic(limits))
+      this.absorb(next.value)
+    }
+  }
+
+  /** Interrupts every call still in flight (durable ones are cancelled), waiting at most until the deadline. */
+  *cleanup(): Generator<Effect.Effect<unknown>, boolean> {
+    const fibers: Array<Fiber.Fiber<void>> = []
+    for (const entry of this.run.calls.values()) if (entry.fiber !== undefined && !entry.detached) fibers.push(entry.fiber)
+    this.run.calls.clear()
+    if (fibers.length === 0) return true
+    if (this.deadline === undefined) {
+      yield* Fiber.interruptAll(fibers)
+      return true
+    }
+    const done = yield* Fiber.interruptAll(fibers).pipe(Effect.timeoutOption(Math.max(0, this.deadline - this.now())))
+    return Option.isSome(done)
+  }
+
+  *main(): Generator<Effect.Effect<unknown, never, unknown>, Result | S> {
+    const run = this.run
+    const clock = yield* Clock.clockWith(Effect.succeed)
+    run.extensions.services = (yield* Effect.context<never>()) as Context.Context<unknown>
+    this.now = () => clock.currentTimeMillisUnsafe()
+    const startedAt = this.now()
+    const limits = run.limits
+    this.deadline = limits.timeoutMs === undefined ? undefined : startedAt + Math.max(0, limits.timeoutMs - run.activeMs)
+    const cleanup = Effect.gen({ self: this }, Loop.prototype.cleanup) as Effect.Effect<boolean>
+    const end = yield* (Effect.gen({ self: this }, Loop.prototype.loop) as Effect.Effect<LoopEnd<S>, never, unknown>).pipe(Effect.onInterrupt(() => cleanup))
+    if (end._tag === "stopped") return end.stopped
+    const stoppedInTime = yield* cleanup
+    if (end.ending.ok === "interrupted") return yield* Effect.interrupt
+    return finish({ realm: run.realm, limits, ledger: run.ledger }, end.ending, stoppedInTime)
+  }
+}
+
 export const runLoop = <S = never>(
   host: CallHost,
   run: RunState,
   engine: LoopEngine<S>,
   events: Mailbox<LoopEvent>,
 ): Effect.Effect<Result | S, never, unknown> =>
-  Effect.gen(function* () {
-    const clock = yield* Clock.clockWith(Effect.succeed)
-    run.extensions.services = (yield* Effect.context<never>()) as Context.Context<unknown>
-    const now = () => clock.currentTimeMillisUnsafe()
-    const startedAt = now()
-    const limits = run.limits
-    const deadline = limits.timeoutMs === undefined ? undefined : startedAt + Math.max(0, limits.timeoutMs - run.activeMs)
-    const interrupt = (): void => {
-      if (deadline !== undefined && now() >= deadline) throw new Termination({ kind: "TimeoutExceeded" })
-    }
-    const { suspension, onLog } = engine
-    // Lines logged before this incarnation of the run were reported by the one that logged them.
-    let logsSeen = run.realm.logs.length
-    const reportLogs = (): void => {
-      if (onLog === undefined) return
-      const logs = run.realm.logs
-      while (logsSeen < logs.length) {
-        try {
-          onLog(logs[logsSeen]!, logsSeen++)
-        } catch {
-          // An observer that fails must not end the run it watches; the line is still in the Result.
-        }
-      }
-    }
-
-    /**
-     * Moves every outcome that arrived into the inbox (a settled call no longer blocks a suspend), in order: at the
-     * wake-up of a checkpoint asked for `now` it stops, and the loop takes that checkpoint before the outcomes
-     * that arrived after it.
-     */
-    const absorb = (event: LoopEvent | undefined): void => {
-      for (let e = event; e !== undefined; e = events.poll()) {
-        if (e._tag !== "outcome") {
-          if (suspension?.first()) return
-          continue
-        }
-        const entry = run.calls.get(e.callId)
-        if (entry === undefined || entry.state === "settled" || entry.detached) continue
-        entry.state = "settled"
-        entry.fiber = undefined
-        run.inbox.push({ callId: e.callId, outcome: e.outcome })
-      }
-    }
-
-    /**
-     * The engine went idle and outcomes arrived that it has not run yet (delivered, or in the inbox to be delivered
-     * at once): a checkpoint waits for them. A busy engine's outcomes wait for it to go idle, and a checkpoint does not.
-     */
-    let unrun = false
-    let idle = false
-    const checkpointWaits = (): boolean => unrun || (idle && run.inbox.length > 0)
-
-    /** Settles the promises of every outcome in the inbox. */
-    const deliverInbox = (): Ending | undefined => {
-      unrun ||= run.inbox.length > 0
-      for (const { callId, outcome } of run.inbox.splice(0)) {
-        const entry = run.calls.get(callId)
-        run.calls.delete(callId)
-        if (entry === undefined) continue
-        if (outcome.ok === "interrupted") return { ok: "interrupted" }
-        settleCall(run.realm, run.extensions, entry.request.capability.promise as PromiseObject, outcome, run.ledger.locations.get(callId))
-      }
-      return undefined
-    }
-
-    /** Hands every new host call to its own fiber: tool-call concurrency is unrestricted. */
-    const dispatchNew = Effect.gen(function* () {
-      while (run.realm.hostCalls.length > 0) {
-        const entry = newEntry(run.realm.hostCalls.shift()!, run.runId, "queued")
-        run.calls.set(entry.callId, entry)
-        if (engine.onCall !== undefined) {
-          try {
-            engine.onCall({ key: entry.key, path: entry.request.path, location: run.ledger.locations.get(entry.callId) })
-          } catch {
-            // As with onLog: an observer that fails must not end the run it watches.
-          }
-        }
-        yield* startCall(host, entry, events, run.extensions.take(entry.callId))
-      }
-    })
-
-    const loop: Effect.Effect<LoopEnd<S>, never, unknown> = Effect.gen(function* () {
-      // A resumed run: queued calls start from the beginning, started durable calls reconnect through `wait`.
-      for (const entry of run.calls.values()) {
-        if (entry.state === "queued" || entry.state === "started") yield* startCall(host, entry, events)
-      }
-      for (;;) {
-        if (suspension?.requested() && (suspension.urgent() || !checkpointWaits())) {
-          const stopped = yield* suspension.attempt
-          if (stopped !== undefined) return { _tag: "stopped", stopped }
-        }
-        let status: EngineStatus
-        // Set before every slice: a round trip gives the run a new realm.
-        run.realm.host.interrupt = interrupt
-        const meter = run.realm.memory
-        const heap = engine.heap
-        if (meter !== undefined && heap !== undefined) meter.onPressure = heap.yieldSoon
-        try {
-          status = runMetered(meter, () => runPolled(run.realm, () => engine.slice(suspension?.requested() ?? false, deadline === undefined ? undefined : interrupt)))
-          unrun = false
-          idle = status.kind === "idle"
-          if (meter?.pressure && heap !== undefined && heap.quiescent()) {
-            meter.measure(heap.roots(), heap.baseline())
-            meter.charge(0)
-          }
-        } catch (e) {
-          if (e instanceof Termination) return ended(e.reason.kind === "TimeoutExceeded" ? timeoutDiagnostic(limits) : terminationDiagnostic(e))
-          return ended(`Internal error: ${describeHostError(e)}`)
-        }
-        reportLogs()
-        if (engine.afterSlice !== undefined && (status.kind === "yielded" || status.kind === "idle")) {
-          const ending = engine.afterSlice(status)
-          if (ending !== undefined) return { _tag: "ended", ending }
-        }
-        yield* dispatchNew
-        if (status.kind === "completed") return { _tag: "ended", ending: { ok: true, value: status.value } }
-        if (status.kind === "threw") return ended(uncaughtDiagnostic(run.realm, status.value))
-        const t = now()
-        if (deadline !== undefined && t >= deadline) return ended(timeoutDiagnostic(limits))
-        absorb(events.poll())
-        if (status.kind === "yielded") {
-          yield* Effect.yieldNow
-          continue
-        }
-        // idle: deliver what arrived, or wait for the next outcome (or a suspend request, or the deadline).
-        if (run.inbox.length > 0) {
-          const ending = deliverInbox()
-          if (ending !== undefined) return { _tag: "ended", ending }
-          continue
-        }
-        if (suspension?.requested()) continue
-        if (run.calls.size === 0) return ended("The program is waiting on a promise that can never settle")
-        const next =
-          deadline === undefined
-            ? Option.some(yield* events.take)
-            : yield* events.take.pipe(Effect.timeoutOption(Math.max(0, deadline - t)))
-        if (Option.isNone(next)) return ended(timeoutDiagnostic(limits))
-        absorb(next.value)
-      }
-    })
-
-    /** Interrupts every call still in flight (durable ones are cancelled), waiting at most until the deadline. */
-    const cleanup = Effect.gen(function* () {
-      const fibers: Array<Fiber.Fiber<void>> = []
-      for (const entry of run.calls.values()) if (entry.fiber !== undefined && !entry.detached) fibers.push(entry.fiber)
-      run.calls.clear()
-      if (fibers.length === 0) return true
-      if (deadline === undefined) {
-        yield* Fiber.interruptAll(fibers)
-        return true
-      }
-      const done = yield* Fiber.interruptAll(fibers).pipe(Effect.timeoutOption(Math.max(0, deadline - now())))
-      return Option.isSome(done)
-    })
-
-    const end = yield* loop.pipe(Effect.onInterrupt(() => cleanup))
-    if (end._tag === "stopped") return end.stopped
-    const stoppedInTime = yield* cleanup
-    if (end.ending.ok === "interrupted") return yield* Effect.interrupt
-    return finish({ realm: run.realm, limits, ledger: run.ledger }, end.ending, stoppedInTime)
-  })
+  Effect.gen({ self: new Loop(host, run, engine, events) }, Loop.prototype.main) as Effect.Effect<Result | S, never, unknown>

@@ -128,8 +128,8 @@ export const runSession = (
   requests: Array<SuspendRequest>,
   observer: RunObserver | undefined,
 ): Effect.Effect<Outcome, never, unknown> =>
-  Effect.gen(function* () {
-    const clock = yield* Clock.clockWith(Effect.succeed)
+  // Not an Effect.gen: a generator function made per run keeps the run's heap alive until a full GC (run.ts `Loop`).
+  Clock.clockWith((clock) => Effect.suspend(() => {
     const now = () => clock.currentTimeMillisUnsafe()
     const startedAt = now()
     const activeMs = (): number => s.activeMs + (now() - startedAt)
@@ -230,5 +230,5 @@ export const runSession = (
       onLog: observer?.onLog,
       onCall: observer?.onCall,
     }
-    return yield* runLoop(ctx, s, engine, events)
-  })
+    return runLoop(ctx, s, engine, events)
+  }))
