@@ -126,11 +126,11 @@ const checkForkOutcomes = (fork: ForkRun): Effect.Effect<void, BadRequest> => {
 const handle = <A, R>(effect: Effect.Effect<A, DomainError, R>): Effect.Effect<A, Exclude<ApiError, Unauthorized>, R> =>
   Effect.catch(effect, toApiError)
 
-/** Runs `f` for the request's tenant (decided by the auth middleware). */
-const withTenant = <A, E, R>(f: (tenant: string) => Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    return yield* f(yield* Tenant)
-  })
+/**
+ * Runs `f` for the request's tenant (decided by the auth middleware). Not an `Effect.gen`: a generator function made
+ * per request gets a hidden class of its own in old space, which keeps the request alive until a full GC.
+ */
+const withTenant = <A, E, R>(f: (tenant: string) => Effect.Effect<A, E, R>) => Effect.flatMap(Effect.service(Tenant), f)
 
 const RunsHandlers = HttpApiBuilder.group(
   Api,

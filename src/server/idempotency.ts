@@ -46,8 +46,10 @@ export const layer: Layer.Layer<Idempotency, never, IdempotencyStore> = Layer.ef
       Effect.logError("idempotency store", e).pipe(
         Effect.andThen(Effect.fail(new Unavailable(fail("DatabaseUnavailable", "The database is unavailable; try again")))),
       )
-    return Idempotency.of((httpEffect) =>
-      Effect.gen(function* () {
+    // One generator function for every request (`Effect.fnUntraced`), not one per request: each would get a hidden
+    // class of its own in old space, which keeps its request alive until a full GC.
+    return Idempotency.of(
+      Effect.fnUntraced(function* (httpEffect: Parameters<Parameters<typeof Idempotency.of>[0]>[0]) {
         const request = yield* HttpServerRequest.HttpServerRequest
         const key = request.headers[HEADER]
         if (key === undefined || !MUTATING.has(request.method)) return yield* httpEffect

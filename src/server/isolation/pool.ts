@@ -175,27 +175,7 @@ export class Pool {
         )
       })
 
-    const self = this
-    return Effect.gen(function* () {
-      let child: Child | undefined = self.pick()
-      let delivered = 0
-      for (;;) {
-        const on: Child = child
-        const { settled, hosted } = yield* attempt(on, delivered).pipe(Effect.ensuring(Effect.sync(() => self.leave(on))))
-        yield* Fiber.interruptAll(hosted.calls.values())
-        current.child = undefined
-        switch (settled.type) {
-          case "outcome":
-            return settled.outcome
-          case "ended":
-            return failedWith("The run was cancelled")
-        }
-        delivered += hosted.logged
-        child = self.successor(on, runId)
-        if (child === undefined) return failedWith(settled.death.message)
-        yield* Effect.logWarning(`run ${runId}: its process stopped under it (${settled.death.message}); starting it again in quarantine`)
-      }
-    })
+    return drive(this, runId, current, attempt)
   }
 
   /** Asks the child hosting a run to suspend it or to take a checkpoint (`now`: Program.checkpoint); `undefined` when it has none. */
@@ -215,3 +195,33 @@ export class Pool {
     for (const child of this.children()) if (child.alive) child.process.kill("SIGKILL")
   }
 }
+
+/**
+ * A run on the pool until it ends (`Pool.run`). Made once, not per run: a generator function made per run gets a
+ * hidden class of its own in old space, which keeps the run alive until a full GC.
+ */
+const drive = Effect.fnUntraced(function* (
+  pool: Pool,
+  runId: string,
+  current: { child: Child | undefined },
+  attempt: (child: Child, skipLogs: number) => Effect.Effect<{ settled: Settled; hosted: Hosted }>,
+) {
+  let child: Child | undefined = pool.pick()
+  let delivered = 0
+  for (;;) {
+    const on: Child = child
+    const { settled, hosted } = yield* attempt(on, delivered).pipe(Effect.ensuring(Effect.sync(() => pool.leave(on))))
+    yield* Fiber.interruptAll(hosted.calls.values())
+    current.child = undefined
+    switch (settled.type) {
+      case "outcome":
+        return settled.outcome
+      case "ended":
+        return failedWith("The run was cancelled")
+    }
+    delivered += hosted.logged
+    child = pool.successor(on, runId)
+    if (child === undefined) return failedWith(settled.death.message)
+    yield* Effect.logWarning(`run ${runId}: its process stopped under it (${settled.death.message}); starting it again in quarantine`)
+  }
+})

@@ -199,96 +199,113 @@ export class Execution extends Context.Service<
         lost: () => run.stop === "lease",
       })
 
-      /** Writes how the run ended: what its program returned, or what stopping it means. */
-      const save = (run: Running, row: RunRow) => {
-        let saved: RunRow | undefined
-        // Stored whole at its end: nobody could wait on a notice for a run no store had (not found until now).
-        let unseen = false
-        // Finished by `store.finish`, whose statement announced it.
-        let announced = false
-        // An unrecorded run is stored whole, with the logs it kept, in one statement.
-        // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
-        // (then the row is finished) or finds the run stored whole (then it has nothing to do).
-        const finish = (status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) =>
-          run.recordLock.withPermit(
-            Effect.suspend(() =>
-              run.unrecorded === undefined
-                ? store
-                    .finish(row.id, me, status, result, run.settles.splice(0))
-                    .pipe(Effect.tap((ended) => Effect.sync(() => void (announced = ended !== undefined))))
-                : store
-                    .insertEnded({ ...run.unrecorded, status, result, ...takeLogs(run) })
-                    .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((run.unrecorded = undefined), (unseen = true)))))),
-            ),
-          )
-        const suspend = (saved: Suspended, auto: Parameters<typeof store.suspend>[5]) =>
-          run.record.pipe(
-            Effect.flatMap((ok) =>
-              ok
-                ? flushLogs(run).pipe(
-                    Effect.andThen(
-                      store.suspend(row.id, me, saved.state, run.seal(saved.state), { calls: saved.calls, lastKey: saved.lastKey, keep: config.checkpointMaxPerRun }, auto),
-                    ),
-                  )
-                : Effect.succeed(undefined),
-            ),
-          )
+      /**
+       * How a run's end is being saved: the row as saved (undefined while nothing is), whether it was stored whole at
+       * its end (`unseen`: nobody could wait on a notice for a run no store had, not found until now), and whether
+       * `store.finish` announced it (its statement does).
+       */
+      interface Saving {
+        readonly run: Running
+        readonly row: RunRow
+        saved: RunRow | undefined
+        unseen: boolean
+        announced: boolean
+      }
+
+      // An unrecorded run is stored whole, with the logs it kept, in one statement.
+      // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
+      // (then the row is finished) or finds the run stored whole (then it has nothing to do).
+      const finish = (s: Saving, status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) =>
+        s.run.recordLock.withPermit(
+          Effect.suspend(() =>
+            s.run.unrecorded === undefined
+              ? store
+                  .finish(s.row.id, me, status, result, s.run.settles.splice(0))
+                  .pipe(Effect.tap((ended) => Effect.sync(() => void (s.announced = ended !== undefined))))
+              : store
+                  .insertEnded({ ...s.run.unrecorded, status, result, ...takeLogs(s.run) })
+                  .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((s.run.unrecorded = undefined), (s.unseen = true)))))),
+          ),
+        )
+      const suspendSaved = (s: Saving, saved: Suspended, auto: Parameters<typeof store.suspend>[5]) =>
+        s.run.record.pipe(
+          Effect.flatMap((ok) =>
+            ok
+              ? flushLogs(s.run).pipe(
+                  Effect.andThen(
+                    store.suspend(s.row.id, me, saved.state, s.run.seal(saved.state), { calls: saved.calls, lastKey: saved.lastKey, keep: config.checkpointMaxPerRun }, auto),
+                  ),
+                )
+              : Effect.succeed(undefined),
+          ),
+        )
+
+      // The generator functions below are made once, not per run (`Effect.fnUntraced` here, not an `Effect.gen` in
+      // `save`): a generator function made per run gets a hidden class of its own in old space, which keeps the
+      // run alive until a full GC.
+      const runAndSave = Effect.fnUntraced(function* (s: Saving) {
+        const { run, row } = s
         const logged = Effect.suspend(() => (run.logs.length > 0 ? recordFirst(run) : Effect.void))
         const logger = Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(logged), Effect.andThen(flushLogs(run))))
-        return Effect.gen(function* () {
-          const flushing = yield* Effect.forkIn(logger, runScope)
-          const outcome = yield* run.program.run.pipe(
-            Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
-            Effect.onInterrupt(() => Fiber.interrupt(flushing)),
-          )
-          run.finishing = true
-          yield* Fiber.interrupt(flushing)
-          // Outcomes left to record go with the run's end (or its suspend), unless lines logged after them must be
-          // written first.
-          if (run.logs.length > 0) yield* flushLogs(run)
-          // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
-          if (outcome.ok !== "suspended") yield* checkpointed(run)
-          // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
-          // the database refuses (not a connection failure, which the store tries again) fails the run instead of
-          // leaving it running with nobody executing it.
-          const unstorable = (e: SqlError.SqlError) =>
-            isTransient(e)
-              ? Effect.fail(e)
-              : Effect.logError(`the outcome of run ${row.id} cannot be stored`, e).pipe(
-                  Effect.andThen(finish("failed", failed("ExecutionFailure", `The run ended, but its outcome could not be stored: ${sqlMessage(e)}`))),
-                )
-          const auto = run.suspending === "idle" ? { waiting: run.sleepingOn } : run.suspending === "shutdown" ? { waiting: [], wake: true } : undefined
-          saved = yield* Effect.uninterruptible(
-            (outcome.ok === "suspended" ? suspend(outcome, auto) : finish(outcome.ok ? "succeeded" : "failed", outcome)).pipe(
-              Effect.catch(unstorable),
-            ),
-          )
-          if (saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
-          else if (outcome.ok === "suspended") metrics.snapshot(outcome.state.length)
-        }).pipe(
-          Effect.onInterrupt(() =>
-            Effect.gen(function* () {
-              yield* flushLogs(run)
-              if (run.stop === "cancel") {
-                const done = yield* store.cancel(row.tenant, row.id, { owner: me })
-                if (done !== undefined) yield* cancelled(row.tenant, done.durable)
-                saved = done?.row ?? saved
-              }
-              if (run.stop === "shutdown" || run.stop === "fault") {
-                const message = run.fault ?? "The replica executing this run shut down before the run finished"
-                saved = (yield* finish("failed", failed("ExecutionFailure", message))) ?? saved
-              }
-            }),
+        const flushing = yield* Effect.forkIn(logger, runScope)
+        const outcome = yield* run.program.run.pipe(
+          Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
+          Effect.onInterrupt(() => Fiber.interrupt(flushing)),
+        )
+        run.finishing = true
+        yield* Fiber.interrupt(flushing)
+        // Outcomes left to record go with the run's end (or its suspend), unless lines logged after them must be
+        // written first.
+        if (run.logs.length > 0) yield* flushLogs(run)
+        // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
+        if (outcome.ok !== "suspended") yield* checkpointed(run)
+        // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
+        // the database refuses (not a connection failure, which the store tries again) fails the run instead of
+        // leaving it running with nobody executing it.
+        const unstorable = (e: SqlError.SqlError) =>
+          isTransient(e)
+            ? Effect.fail(e)
+            : Effect.logError(`the outcome of run ${row.id} cannot be stored`, e).pipe(
+                Effect.andThen(finish(s, "failed", failed("ExecutionFailure", `The run ended, but its outcome could not be stored: ${sqlMessage(e)}`))),
+              )
+        const auto = run.suspending === "idle" ? { waiting: run.sleepingOn } : run.suspending === "shutdown" ? { waiting: [], wake: true } : undefined
+        s.saved = yield* Effect.uninterruptible(
+          (outcome.ok === "suspended" ? suspendSaved(s, outcome, auto) : finish(s, outcome.ok ? "succeeded" : "failed", outcome)).pipe(
+            Effect.catch(unstorable),
           ),
+        )
+        if (s.saved === undefined) yield* Effect.logWarning(`run ${row.id} was taken from this replica before its outcome was saved`)
+        else if (outcome.ok === "suspended") metrics.snapshot(outcome.state.length)
+      })
+
+      const saveStopped = Effect.fnUntraced(function* (s: Saving) {
+        const { run, row } = s
+        yield* flushLogs(run)
+        if (run.stop === "cancel") {
+          const done = yield* store.cancel(row.tenant, row.id, { owner: me })
+          if (done !== undefined) yield* cancelled(row.tenant, done.durable)
+          s.saved = done?.row ?? s.saved
+        }
+        if (run.stop === "shutdown" || run.stop === "fault") {
+          const message = run.fault ?? "The replica executing this run shut down before the run finished"
+          s.saved = (yield* finish(s, "failed", failed("ExecutionFailure", message))) ?? s.saved
+        }
+      })
+
+      const ended = Effect.fnUntraced(function* (s: Saving) {
+        running.delete(s.row.id)
+        yield* Deferred.succeed(s.run.saved, s.saved)
+        if (!s.unseen) yield* (s.announced ? notifications.sentWith : notifications.publish)({ type: "changed", runId: s.row.id })
+        if (s.saved?.status === "suspended") yield* PubSub.publish(suspendedRuns, s.row.id)
+      })
+
+      /** Writes how the run ended: what its program returned, or what stopping it means. */
+      const save = (run: Running, row: RunRow) => {
+        const s: Saving = { run, row, saved: undefined, unseen: false, announced: false }
+        return runAndSave(s).pipe(
+          Effect.onInterrupt(() => saveStopped(s)),
           Effect.catch((e) => Effect.logError(`could not save the outcome of run ${row.id}`, e)),
-          Effect.ensuring(
-            Effect.gen(function* () {
-              running.delete(row.id)
-              yield* Deferred.succeed(run.saved, saved)
-              if (!unseen) yield* (announced ? notifications.sentWith : notifications.publish)({ type: "changed", runId: row.id })
-              if (saved?.status === "suspended") yield* PubSub.publish(suspendedRuns, row.id)
-            }),
-          ),
+          Effect.ensuring(ended(s)),
           Effect.annotateLogs({ runId: row.id }),
         )
       }
