@@ -32,6 +32,11 @@ export interface HeapClass<Ctx = unknown> {
   readonly ctor: abstract new (...args: never) => object
   readonly fields: ReadonlyArray<readonly [string, Shape]>
   readonly transient?: ReadonlyArray<string>
+  /**
+   * Values saved in place of some fields' own: what the instance holds but no later step can read (a frame's stack
+   * slots above its top) is left out, and `restore` gives it back.
+   */
+  readonly saved?: (instance: never) => Readonly<Record<string, unknown>>
   /** Rebuilds transient fields of a decoded instance (not of a patched external, which keeps its own). */
   readonly restore?: (instance: never, ctx: Ctx) => void
   /** Checks what shapes cannot (ranges, invariants between fields); returns the problem, if any. */
@@ -212,10 +217,11 @@ export const encodeHeap = <Ctx>(
       }
     }
     const fields = cls.fields
+    const saved = cls.saved?.(obj as never)
     const out: unknown[] = new Array(fields.length)
     for (let j = 0; j < fields.length; j++) {
       const [name, shape] = fields[j]!
-      out[j] = shape === PROPERTIES ? properties(o[name]) : ref(o[name])
+      out[j] = shape === PROPERTIES ? properties(o[name]) : ref(saved !== undefined && name in saved ? saved[name] : o[name])
     }
     return out
   }

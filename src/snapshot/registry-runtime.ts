@@ -288,6 +288,13 @@ export const runtimeClasses: ReadonlyArray<Entry> = [
       ["discardResult", bool],
       ["suspendKind", lit(0, 1, 2)],
     ],
+    // Slots above the stack top are dead (popped values the VM does not clear): saving them would keep whatever they
+    // last held alive in the snapshot.
+    saved: (f: Frame) => ({ regs: f.regs.slice(0, f.sp) }),
+    restore: (f: Frame) => {
+      const code = f.code as CodeObject
+      for (let n = code.registerCount + code.maxStack; f.regs.length < n; ) f.regs.push(undefined)
+    },
     validate: (f: Frame, ctx) => {
       const code = f.code as CodeObject
       if (!ctx.codes.has(code)) return "its code is not the program's"

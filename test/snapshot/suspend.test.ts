@@ -392,8 +392,19 @@ describe("states that cannot be resumed", () => {
 
   it.effect("a runtime without the saved tools cannot resume their calls", () =>
     Effect.gen(function* () {
+      // A call the state re-runs is made by its path: without the tool, the run fails as a call of an unknown tool.
       const { state } = yield* saved
-      const e = yield* Effect.flip(CodeMode.make({ engine: "vm" }).resume(state).run())
+      const r = yield* CodeMode.make({ engine: "vm" }).resume(state).run()
+      assert.deepStrictEqual(r.ok === false && [r.error.kind, r.error.path], ["UnknownTool", "tools.wait"])
+      // A state that still holds a tool names it as a built-in this runtime lacks.
+      const wait = Tool.make({ description: "wait", input: {}, output: Schema.Number, execute: Tool.idempotent(() => Effect.never) })
+      const p = CodeMode.make({ tools: { wait }, engine: "vm" }).program(`const wait = tools.wait; return (await wait()) + (await wait())`)
+      const run = yield* Effect.forkChild(p.run())
+      yield* settle
+      const s = suspended(yield* p.suspend())
+      yield* Fiber.join(run)
+      const e = yield* Effect.flip(CodeMode.make({ engine: "vm" }).resume(s.state).run())
+      assert.instanceOf(e, CodeMode.SnapshotError)
       assert.include(e.message, "%codemode.tools")
     }))
 })
