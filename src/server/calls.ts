@@ -59,6 +59,11 @@ export interface RunCalls {
   readonly boundary: (now: boolean) => Effect.Effect<void>
   /** The run cannot go on safely (its replay diverged from the journal): it is failed with `message`. */
   readonly fault: (message: string) => Effect.Effect<never>
+  /**
+   * A call's start found the run no longer this replica's (its lease was taken, or its claim undone): it stops here
+   * as a run whose lease renewal left it out does, writing nothing.
+   */
+  readonly taken: Effect.Effect<never>
   /** Another replica took the run over: its calls are that replica's now, and nothing here may cancel them. */
   readonly lost: () => boolean
 }
@@ -100,7 +105,7 @@ export const makeCalls = (deps: CallDeps) => {
    * Call bookkeeping never fails a call: the webhook's answer matters more than its record. `write` (the store's
    * `started` or `settled`) announces its events to the run's event streams, on any replica.
    */
-  const record = (runId: string, write: Effect.Effect<void, SqlError.SqlError>) =>
+  const record = (runId: string, write: Effect.Effect<unknown, SqlError.SqlError>) =>
     write.pipe(
       Effect.andThen(notifications.sentWith({ type: "events", runId })),
       Effect.catch((e) => Effect.logWarning("could not record a tool call", e)),
@@ -109,17 +114,19 @@ export const makeCalls = (deps: CallDeps) => {
   /**
    * The record a call needs before its webhook is sent: without it a replica taking the run over would send a
    * plain call again, and a durable call could never be completed. When it cannot be written (the store already
-   * tried again), the call fails unsent. `write` is the store's `started`, which announces its event.
+   * tried again), the call fails unsent. `write` is the store's `started`, which announces its event, and which
+   * records nothing once the run is not this replica's: the run then stops unsent (`taken`) rather than failing the
+   * call, as the program going on would do in a run whose calls, state and end are now another execution's.
    */
-  const recordFirst = (run: RunCalls, tool: ToolRow, write: Effect.Effect<void, SqlError.SqlError>) =>
+  const recordFirst = (run: RunCalls, tool: ToolRow, write: Effect.Effect<boolean, SqlError.SqlError>) =>
     run.flushLogs.pipe(
       Effect.andThen(write),
-      Effect.andThen(notifications.sentWith({ type: "events", runId: run.runId })),
       Effect.catch((e) =>
         Effect.logWarning("could not record a tool call; it is not sent", e).pipe(
           Effect.andThen(Effect.fail(new Error(`The call to ${tool.path} was not sent: the service could not record it (${sqlMessage(e)})`))),
         ),
       ),
+      Effect.flatMap((recorded) => (recorded ? notifications.sentWith({ type: "events", runId: run.runId }) : run.taken)),
     )
 
   /** The recorded call with this key, checked against the call being made now. */
@@ -165,11 +172,13 @@ export const makeCalls = (deps: CallDeps) => {
         return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
       const attempt: NewCall = { key, path: tool.path, mode: tool.mode, input, location }
-      const started = store.started(run.runId, attempt)
+      const started = store.started(run.runId, config.replicaId, attempt)
       // An idempotent call the journal has queued was in flight in the state this incarnation continued from, which
       // is kept already, and it is sent again after a crash whether the journal says queued or running: its new
       // attempt is recorded while it is sent, not before — after ATTEMPT_GRACE_MS, or with its outcome when that
       // comes first (a resume's call often answers at once, and the run then often ends: one statement for all three).
+      // Sent already, it may go again: an attempt the store refuses (the run is not this replica's) changes nothing
+      // here, and the next lease renewal stops the run.
       const again = tool.mode === "idempotent" && prior?.state === "queued"
       let recordingBegan = false
       const recording = again
@@ -211,7 +220,7 @@ export const makeCalls = (deps: CallDeps) => {
         return yield* run.fault(`The start of durable call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
       const token = randomBytes(32).toString("base64url")
-      yield* recordFirst(run, tool, store.started(run.runId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token), location }))
+      yield* recordFirst(run, tool, store.started(run.runId, config.replicaId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token), location }))
       const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
       const data = yield* webhooks.start(tool, { key, runId: run.runId, input, callbackUrl }).pipe(
         Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),

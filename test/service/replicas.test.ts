@@ -260,6 +260,22 @@ describe("two replicas on one database", () => {
     expect(row).toStrictEqual({ status: "running", owner: "someone-else" })
   })
 
+  it("sends no plain call of a run taken from it before its lease renewal notices, and stops the run unwritten", async () => {
+    // No renewal within the test: only the call's own start can find that the run is not this replica's.
+    const a = await replica({ env: { CODEMODE_POLL_MS: "600000" } })
+    const code = Fake.script({ steps: [{ call: "t.gate", input: { q: 1 } }, { call: "t.plain", input: { q: 2 } }], return: "$results" })
+    const run = await clientFor(a.url).run((c) => c.runs.create({ payload: { code, wait: false } }))
+    await waitForCalls(run.id, 1)
+    await sqlOn(db.url, "UPDATE runs SET owner = 'someone-else', lease_expires_at = now() + interval '1 minute' WHERE id = $1", [run.id])
+    open(`${run.id}:0`)
+    await eventually(async () => ((await a.activeRuns()) === 0 ? true : undefined))
+    expect(callsFor(run.id).map((c) => c.json.path)).toStrictEqual(["t.gate"])
+    const [row] = await sqlOn<{ status: string; owner: string }>(db.url, "SELECT status, owner FROM runs WHERE id = $1", [run.id])
+    expect(row).toStrictEqual({ status: "running", owner: "someone-else" })
+    const recorded = await sqlOn<{ key: string }>(db.url, "SELECT key FROM calls WHERE run_id = $1 ORDER BY key", [run.id])
+    expect(recorded.map((c) => c.key)).toStrictEqual([`${run.id}:0`])
+  })
+
   it("on shutdown suspends what it can, for another replica to continue, and fails what it cannot", async () => {
     const a = await replica({ env: { CODEMODE_DRAIN_MS: "1500" } })
     const api = clientFor(a.url)

@@ -196,6 +196,9 @@ export class Execution extends Context.Service<
             run.fault ??= message
             return stopFromWithin(run, "fault")
           }),
+        taken: Effect.logWarning(`run ${run.id} is no longer this replica's; stopping it here`).pipe(
+          Effect.andThen(stopFromWithin(run, "lease")),
+        ),
         lost: () => run.stop === "lease",
       })
 

@@ -70,10 +70,11 @@ export class CallStore extends Context.Service<
     /** Where each call of the given runs was made, by run and key (calls without a location are left out). */
     readonly locations: (runIds: ReadonlyArray<string>) => E<ReadonlyMap<string, ReadonlyMap<string, SourceLocation>>>
     /**
-     * A call begins (or begins again, for a repeated idempotent call). Announces its event itself (an `events`
-     * notice: Notifications.sentWith), as `settled` does.
+     * A call begins (or begins again, for a repeated idempotent call), recorded only while `owner` owns the run
+     * and it is running: false when it does not (another replica took it, or its claim was undone), and nothing
+     * was written. Announces its event itself (an `events` notice: Notifications.sentWith), as `settled` does.
      */
-    readonly started: (runId: string, call: NewCall) => E<void>
+    readonly started: (runId: string, owner: string, call: NewCall) => E<boolean>
     /** A durable call's `start` was accepted: its data is saved and it waits for its completion (or its timeouts). */
     readonly accepted: (runId: string, key: string, data: unknown, timing: DurableTiming) => E<void>
     /** Calls of a run ended, each with its outcome: recorded in one step, their events in this order. */

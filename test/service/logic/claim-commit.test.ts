@@ -55,7 +55,7 @@ describe("the claim's commit (Postgres)", () => {
         const woken = newRun()
         const key = `${woken.id}:1`
         yield* runs.insert(woken)
-        yield* calls.started(woken.id, { key, path: "jobs.run", mode: "durable", input: null, callbackHash: `hash-${woken.id}` })
+        yield* calls.started(woken.id, "a", { key, path: "jobs.run", mode: "durable", input: null, callbackHash: `hash-${woken.id}` })
         yield* calls.accepted(woken.id, key, null, { timeoutMs: undefined, heartbeatTimeoutMs: undefined })
         yield* runs.suspend(woken.id, "a", new Uint8Array([1]), "x", START, { waiting: [key] })
         yield* calls.complete({ callbackHash: `hash-${woken.id}` }, { ok: true, output: 42 })

@@ -28,7 +28,7 @@ describe("notices sent by the store's statements (Postgres)", () => {
           const run = { id, tenant: "t", code: "{}", limits: {}, tools: null, owner: "a", leaseMs: 60_000, requestHash: "h", seed: "s", seal: "x" }
           yield* runs.insert(run)
           const key = `${id}:1`
-          yield* calls.started(id, { key, path: "p", mode: "idempotent", input: {} })
+          yield* calls.started(id, "a", { key, path: "p", mode: "idempotent", input: {} })
           assert.deepStrictEqual<Notice>(yield* next, { type: "events", runId: id })
           yield* calls.settled(id, [{ key, outcome: { ok: true, output: 1 } }])
           assert.deepStrictEqual<Notice>(yield* next, { type: "events", runId: id })

@@ -129,10 +129,10 @@ for (const [name, layer] of stores) {
           const run = newRun()
           yield* runs.insert(run)
           const location = { line: 3, column: 9 }
-          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: {}, location })
-          yield* calls.started(run.id, { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: {} })
+          yield* calls.started(run.id, "a", { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: {}, location })
+          yield* calls.started(run.id, "a", { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: {} })
           // Begun again (an interrupted idempotent call on resume) without a location: the recorded one stays.
-          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: {} })
+          yield* calls.started(run.id, "a", { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: {} })
           const pending = (yield* calls.pending([run.id])).get(run.id)
           assert.deepStrictEqual(pending, [
             { key: `${run.id}:1`, path: "slow.echo", state: "running", location },
@@ -150,6 +150,28 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a call starts only while its replica owns the running run: another's start records nothing and says so", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          yield* runs.insert(run)
+          const call = (n: number) => ({ key: `${run.id}:${n}`, path: "orders.cancel", mode: "plain", input: { n } })
+          assert.isTrue(yield* calls.started(run.id, "a", call(1)))
+          assert.isFalse(yield* calls.started(run.id, "b", call(2)))
+          // Taken over: the replica that lost it records nothing more, the new owner does.
+          yield* runs.suspend(run.id, "a", bytes("s"), null, START)
+          assert.isFalse(yield* calls.started(run.id, "a", call(2)))
+          yield* runs.claim("t", run.id, "b", 60_000)
+          assert.isFalse(yield* calls.started(run.id, "a", call(2)))
+          assert.isFalse(yield* calls.started("no-such-run", "a", { ...call(2), key: "no-such-run:1" }))
+          assert.strictEqual(yield* calls.journal(run.id, call(2).key), undefined)
+          assert.deepStrictEqual((yield* calls.pending([run.id])).get(run.id)?.map((c) => c.key), [call(1).key])
+          assert.deepStrictEqual(yield* types(run.id), ["run.created", "call.started", "run.suspended", "run.resumed"])
+          assert.isTrue(yield* calls.started(run.id, "b", call(2)))
+        }),
+      )
+
       it.effect("lists the runs that called a tool, and those created in a time window", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore
@@ -158,8 +180,8 @@ for (const [name, layer] of stores) {
           const first = (yield* runs.insert(newRun("a", 60_000, tenant)))!
           yield* elapse(20)
           const second = (yield* runs.insert(newRun("a", 60_000, tenant)))!
-          yield* calls.started(first.id, { key: `${first.id}:1`, path: "orders.lookup", mode: "plain", input: {} })
-          yield* calls.started(second.id, { key: `${second.id}:1`, path: "orders.cancel", mode: "plain", input: {} })
+          yield* calls.started(first.id, "a", { key: `${first.id}:1`, path: "orders.lookup", mode: "plain", input: {} })
+          yield* calls.started(second.id, "a", { key: `${second.id}:1`, path: "orders.cancel", mode: "plain", input: {} })
           const ids = (rows: ReadonlyArray<{ readonly id: string }>) => rows.map((r) => r.id)
           assert.deepStrictEqual(ids(yield* runs.list(tenant, { limit: 5, tool: "orders.lookup" })), [first.id])
           assert.deepStrictEqual(ids(yield* runs.list(tenant, { limit: 5, tool: "orders" })), [])
@@ -179,7 +201,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           const location = { line: 2, column: 7 }
           const call = { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 }, location }
-          yield* calls.started(run.id, call)
+          yield* calls.started(run.id, "a", call)
           yield* runs.suspend(run.id, "a", bytes("state"), "sealed-state", START)
           yield* runs.claim("t", run.id, "b", 60_000)
           yield* calls.settled(run.id, [{ key: call.key, outcome: { ok: true, output: 10 }, attempt: { ...call, location: undefined } }])
@@ -209,8 +231,8 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           const again = { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 } }
           const sent = { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: null }
-          yield* calls.started(run.id, again)
-          yield* calls.started(run.id, sent)
+          yield* calls.started(run.id, "a", again)
+          yield* calls.started(run.id, "a", sent)
           const settled = [
             { key: sent.key, outcome: { ok: true, output: 2 } },
             { key: again.key, outcome: { ok: false, error: { kind: "ToolFailure", message: "no" } }, attempt: again },
@@ -246,7 +268,7 @@ for (const [name, layer] of stores) {
           const calls = yield* CallStore
           const run = newRun()
           yield* runs.insert(run)
-          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 } })
+          yield* calls.started(run.id, "a", { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 } })
           const suspended = yield* runs.suspend(run.id, "a", bytes("state"), "sealed-state", START)
           assert.strictEqual(suspended?.status, "suspended")
           const pending = yield* calls.pending([run.id])
@@ -265,9 +287,9 @@ for (const [name, layer] of stores) {
           const calls = yield* CallStore
           const run = newRun()
           yield* runs.insert(run)
-          yield* calls.started(run.id, { key: `${run.id}:1`, path: "slow.echo", mode: "plain", input: 1 })
+          yield* calls.started(run.id, "a", { key: `${run.id}:1`, path: "slow.echo", mode: "plain", input: 1 })
           yield* calls.settled(run.id, [{ key: `${run.id}:1`, outcome: { ok: true, output: 1 } }])
-          yield* calls.started(run.id, { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: { n: 2 } })
+          yield* calls.started(run.id, "a", { key: `${run.id}:2`, path: "slow.echo", mode: "idempotent", input: { n: 2 } })
           yield* runs.suspend(run.id, "a", bytes("s"), null, START)
           const claimed = yield* runs.claim("t", run.id, "b", 60_000)
           assert.deepStrictEqual(
@@ -280,7 +302,7 @@ for (const [name, layer] of stores) {
 
           const crowded = newRun()
           yield* runs.insert(crowded)
-          for (let n = 0; n <= CLAIM_JOURNAL_KEYS; n++) yield* calls.started(crowded.id, { key: `${crowded.id}:${n}`, path: "p.echo", mode: "plain", input: n })
+          for (let n = 0; n <= CLAIM_JOURNAL_KEYS; n++) yield* calls.started(crowded.id, "a", { key: `${crowded.id}:${n}`, path: "p.echo", mode: "plain", input: n })
           yield* runs.suspend(crowded.id, "a", bytes("s"), null, START)
           const full = yield* runs.claim("t", crowded.id, "b", 60_000)
           assert.strictEqual(full?.row.owner, "b")
@@ -312,7 +334,7 @@ for (const [name, layer] of stores) {
           const run = newRun()
           const key = `${run.id}:1`
           yield* runs.insert(run)
-          yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null, callbackHash: `hash-${run.id}` })
+          yield* calls.started(run.id, "a", { key, path: "jobs.run", mode: "durable", input: null, callbackHash: `hash-${run.id}` })
           yield* calls.accepted(run.id, key, { job: 7 }, { timeoutMs: undefined, heartbeatTimeoutMs: undefined })
           yield* runs.suspend(run.id, "a", bytes("s"), null, START, { waiting: [key] })
           assert.isFalse((yield* runs.wakeable(100)).some((r) => r.id === run.id))
@@ -344,7 +366,7 @@ for (const [name, layer] of stores) {
           const run = newRun()
           const key = `${run.id}:1`
           yield* runs.insert(run)
-          yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
+          yield* calls.started(run.id, "a", { key, path: "jobs.run", mode: "durable", input: null })
           yield* calls.settled(run.id, [{ key, outcome: { ok: true, output: 1 } }])
           yield* runs.suspend(run.id, "a", bytes("s"), null, START, { waiting: [key] })
           assert.isTrue((yield* runs.wakeable(100)).some((r) => r.id === run.id))
@@ -360,7 +382,7 @@ for (const [name, layer] of stores) {
           const run = newRun()
           const key = `${run.id}:1`
           yield* runs.insert(run)
-          yield* calls.started(run.id, { key, path: "jobs.run", mode: "durable", input: null })
+          yield* calls.started(run.id, "a", { key, path: "jobs.run", mode: "durable", input: null })
           yield* calls.accepted(run.id, key, null, { timeoutMs: undefined, heartbeatTimeoutMs: 1000 })
           yield* runs.suspend(run.id, "a", bytes("s"), null, START, { waiting: [key] })
           assert.deepStrictEqual(yield* calls.expire, [])
@@ -382,7 +404,7 @@ for (const [name, layer] of stores) {
           const key = (n: number) => `${run.id}:${n}`
           yield* runs.checkpoint(run.id, "a", bytes("s0"), "sealed-s0", { calls: 0, lastKey: undefined, keep: 3 })
           for (const n of [1, 2, 3]) {
-            yield* calls.started(run.id, { key: key(n), path: "p.echo", mode: "plain", input: { n } })
+            yield* calls.started(run.id, "a", { key: key(n), path: "p.echo", mode: "plain", input: { n } })
             yield* calls.settled(run.id, [{ key: key(n), outcome: { ok: true, value: n } }])
             yield* runs.checkpoint(run.id, "a", bytes(`s${n}`), `sealed-s${n}`, { calls: n, lastKey: key(n), keep: 3 })
           }
@@ -486,9 +508,9 @@ for (const [name, layer] of stores) {
           const calls = yield* CallStore
           const run = newRun()
           yield* runs.insert(run)
-          yield* calls.started(run.id, { key: "d", path: "jobs.run", mode: "durable", input: null })
+          yield* calls.started(run.id, "a", { key: "d", path: "jobs.run", mode: "durable", input: null })
           yield* calls.accepted(run.id, "d", { job: 1 }, { timeoutMs: 60_000, heartbeatTimeoutMs: undefined })
-          yield* calls.started(run.id, { key: "p", path: "slow.echo", mode: "plain", input: 1 })
+          yield* calls.started(run.id, "a", { key: "p", path: "slow.echo", mode: "plain", input: 1 })
           assert.deepStrictEqual(yield* calls.unsafe(run.id), [{ key: "p", path: "slow.echo" }])
           assert.strictEqual(yield* runs.cancel("t", run.id, "suspended"), undefined)
           const cancelled = yield* runs.cancel("t", run.id, { owner: "a" })
@@ -524,7 +546,7 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           for (const n of [2, 10, 1]) {
             const location = n === 10 ? undefined : { line: n, column: 3 }
-            yield* calls.started(run.id, { key: `${run.id}:${n}`, path: `t.c${n}`, mode: "plain", input: n, location })
+            yield* calls.started(run.id, "a", { key: `${run.id}:${n}`, path: `t.c${n}`, mode: "plain", input: n, location })
           }
           // The program's Result knows call 2 only (it failed after a takeover, say): the journal adds 1 and 10.
           const listed = { path: "tools.t.c2", key: `${run.id}:2` }
@@ -552,14 +574,14 @@ for (const [name, layer] of stores) {
           yield* runs.insert(b)
           yield* events.appendLogs(a.id, [{ index: 0, line: "a0" }], false)
           yield* events.appendLogs(b.id, [{ index: 0, line: "b0" }], false)
-          yield* calls.started(a.id, { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
+          yield* calls.started(a.id, "a", { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
           yield* calls.settled(a.id, [{ key: "k1", outcome: { ok: true, output: 2 } }])
           // A replica that took the run over from its last checkpoint logs line 0 again, then goes on.
           yield* events.appendLogs(a.id, [{ index: 0, line: "a0" }, { index: 1, line: "a1" }], true)
           yield* events.appendLogs(a.id, [], true)
           yield* calls.settled(a.id, [{ key: "k1", outcome: { ok: true, output: 2 } }])
           // An idempotent call sent again is a new attempt, and says so.
-          yield* calls.started(a.id, { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
+          yield* calls.started(a.id, "a", { key: "k1", path: "slow.read", mode: "idempotent", input: 1 })
           const history = yield* events.after(a.id, "0", 100)
           assert.deepStrictEqual(
             history.map((e) => [e.id, e.type, (e.data as { line?: string; attempt?: number }).line ?? (e.data as { attempt?: number }).attempt ?? null]),

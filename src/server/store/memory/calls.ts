@@ -105,7 +105,13 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
           }
           return out
         }),
-      started: (runId, call: NewCall) => atomically((now) => start(tables, runId, call, now)),
+      started: (runId, owner, call: NewCall) =>
+        atomically((now) => {
+          const run = tables.runs.get(runId)
+          if (run?.owner !== owner || run.status !== "running") return false
+          start(tables, runId, call, now)
+          return true
+        }),
       accepted: (runId, key, data, timing) =>
         atomically((now) => {
           const c = find(runId, key)

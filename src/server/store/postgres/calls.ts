@@ -125,12 +125,18 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return out
     })
 
-    const started = Effect.fnUntraced(function* (runId: string, call: NewCall) {
-      yield* sql`
-        WITH ${beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", sql`true`)}
-        INSERT INTO events (run_id, type, data, key)
-        SELECT e.run_id, e.type, e.data, e.key FROM (${startedEvents(sql)}) e, ${notifying(sql, "events", "e.run_id")}
-        ON CONFLICT (run_id, key) DO NOTHING`
+    // The run's row is share-locked: a claim of it under way (its row locked) is waited for and then seen, and a
+    // claim waits for this statement to commit.
+    const started = Effect.fnUntraced(function* (runId: string, owner: string, call: NewCall) {
+      const owned = sql`EXISTS (SELECT 1 FROM runs WHERE id = ${runId} AND owner = ${owner} AND status = 'running' FOR SHARE)`
+      const rows = yield* sql`
+        WITH ${beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", owned)}, e AS (
+          INSERT INTO events (run_id, type, data, key)
+          SELECT e.run_id, e.type, e.data, e.key FROM (${startedEvents(sql)}) e, ${notifying(sql, "events", "e.run_id")}
+          ON CONFLICT (run_id, key) DO NOTHING
+        )
+        SELECT 1 FROM cb`
+      return rows.length > 0
     })
 
     const accepted = Effect.fnUntraced(function* (runId: string, key: string, data: unknown, timing: DurableTiming) {
