@@ -23,6 +23,12 @@ describe("the claim's commit (Postgres)", () => {
       const rows = yield* sql<{ readonly value: string }>`SELECT current_setting('synchronous_commit') AS value`
       return rows[0]!.value
     })
+    // The tests' own server runs with synchronous_commit off throughout (test/setup/embedded-postgres.ts), as a
+    // database for tests may: each transaction here turns it on first, as a production server has it.
+    const on = Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`SET LOCAL synchronous_commit = on`
+    })
 
     it.effect("a resume's claim and a wake's claim turn synchronous_commit off for their own transaction", () =>
       Effect.gen(function* () {
@@ -34,6 +40,7 @@ describe("the claim's commit (Postgres)", () => {
         yield* runs.suspend(resumed.id, "a", new Uint8Array([1]), "x", START)
         const claimed = yield* sql.withTransaction(
           Effect.gen(function* () {
+            yield* on
             const before = yield* setting
             const row = yield* runs.claim("t", resumed.id, "b", 60_000)
             return { before, row, after: yield* setting }
@@ -45,6 +52,7 @@ describe("the claim's commit (Postgres)", () => {
         // Only the claim: the run's end, which is its answer, still waits for the flush.
         const finished = yield* sql.withTransaction(
           Effect.gen(function* () {
+            yield* on
             const row = yield* runs.finish(resumed.id, "b", "succeeded", { ok: true, value: 1, toolCalls: [] })
             return { row, after: yield* setting }
           }),
@@ -61,6 +69,7 @@ describe("the claim's commit (Postgres)", () => {
         yield* calls.complete({ callbackHash: `hash-${woken.id}` }, { ok: true, output: 42 })
         const wake = yield* sql.withTransaction(
           Effect.gen(function* () {
+            yield* on
             const row = yield* runs.claimWoken(woken.id, "b", 60_000)
             return { row, after: yield* setting }
           }),
