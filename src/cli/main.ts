@@ -10,7 +10,14 @@
 import { enableCompileCache } from "node:module"
 
 const help = process.argv.includes("--help") || process.argv.includes("-h")
-if (process.argv[2] === "serve" && !help) process.stderr.write("codemode starting\n")
+if (process.argv[2] === "serve" && !help) {
+  process.stderr.write("codemode starting\n")
+  // The service's requests are short-lived: once V8 sees objects of an allocation site survive (a request's, under
+  // load), it allocates that site's objects in old space, where they live until a full GC and keep the young
+  // objects they refer to alive through every scavenge. Set before the service allocates anything; its program
+  // processes get the same flag (server/isolation/process.ts).
+  process.getBuiltinModule("node:v8").setFlagsFromString("--no-allocation-site-pretenuring")
+}
 const { directory } = enableCompileCache()
 if (directory !== undefined) process.env["NODE_COMPILE_CACHE"] ??= directory
 await import("./app.ts")
