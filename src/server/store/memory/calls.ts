@@ -6,7 +6,7 @@ import type { PendingCall, SourceLocation } from "../../api.ts"
 import { type CallWhere, CallStore, type NewCall, type SettledCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
-import { appendEvent, type CallRecord, callKey, journalEntry, jsonb, MemoryDatabase, type Tables } from "./database.ts"
+import { appendEvent, type CallRecord, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type Tables } from "./database.ts"
 
 /** Postgres lists calls by `created_at, key`; statements are microseconds apart, so that is insertion order. */
 const inOrder = (calls: Iterable<CallRecord>) => [...calls].sort((a, b) => a.order - b.order)
@@ -107,8 +107,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
         }),
       started: (runId, owner, call: NewCall) =>
         atomically((now) => {
-          const run = tables.runs.get(runId)
-          if (run?.owner !== owner || run.status !== "running") return false
+          if (ownedRun(tables, runId, owner) === undefined) return false
           start(tables, runId, call, now)
           return true
         }),

@@ -130,6 +130,12 @@ export interface Tables {
 export const callKey = (runId: string, key: string): string => `${runId}\u0000${key}`
 export const tenantKey = (tenant: string, name: string): string => `${tenant}\u0000${name}`
 
+/** The run, while it is running under `owner`: what every write of an owner is conditional on. */
+export const ownedRun = (tables: Tables, id: string, owner: string): RunRecord | undefined => {
+  const r = tables.runs.get(id)
+  return r !== undefined && r.owner === owner && r.status === "running" ? r : undefined
+}
+
 /** A value as a `jsonb` column gives it back: JSON only, text Postgres can store, a copy. */
 export const jsonb = (value: unknown): unknown => (value === undefined ? null : JSON.parse(JSON.stringify(storable(value))))
 

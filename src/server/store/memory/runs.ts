@@ -20,7 +20,7 @@ import {
   withJournal,
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../calls.ts"
-import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, type RunRecord, type Tables } from "./database.ts"
+import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type RunRecord, type Tables } from "./database.ts"
 import { recordSettled } from "./calls.ts"
 import { registrationsOf } from "./tools.ts"
 
@@ -63,11 +63,6 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
     const tables = yield* MemoryDatabase
     /** `f` at one instant, without yielding: one statement. */
     const atomically = <A>(f: (now: number) => A) => Effect.map(Clock.currentTimeMillis, f)
-    const running = (id: string, owner: string) => {
-      const r = tables.runs.get(id)
-      return r !== undefined && r.owner === owner && r.status === "running" ? r : undefined
-    }
-
     const madeCallTo = (runId: string, path: string) => {
       for (const c of tables.calls.values()) if (c.runId === runId && c.path === path) return true
       return false
@@ -186,7 +181,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       }),
       finish: (id, owner, status, result, settled = []) =>
         atomically((now) => {
-          const r = running(id, owner)
+          const r = ownedRun(tables, id, owner)
           if (r === undefined) return undefined
           recordSettled(tables, id, settled, now)
           const journal = [...tables.calls.values()].filter((c) => c.runId === id)
@@ -200,7 +195,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         }),
       suspend: (id, owner, snapshot, seal, at, auto?: AutoSuspend) =>
         atomically((now) => {
-          const r = running(id, owner)
+          const r = ownedRun(tables, id, owner)
           if (r === undefined) return undefined
           const waiting = auto?.waiting ?? []
           r.wake =
@@ -225,7 +220,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         }),
       checkpoint: (id, owner, snapshot, seal, at) =>
         atomically((now) => {
-          const r = running(id, owner)
+          const r = ownedRun(tables, id, owner)
           if (r === undefined) return
           r.snapshot = snapshot.slice()
           r.seal = seal
@@ -340,7 +335,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       renewLeases: (owner, ids, leaseMs) =>
         atomically((now) =>
           ids.flatMap((id) => {
-            const r = running(id, owner)
+            const r = ownedRun(tables, id, owner)
             if (r === undefined) return []
             r.leaseExpiresAt = now + leaseMs
             return [{ id, control: r.control }]
