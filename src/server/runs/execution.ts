@@ -129,27 +129,23 @@ export class Execution extends Context.Service<
           )
         })
 
+      /** Writes the lines logged since the last flush as `log` events. */
+      const writeLogs = (run: Running) =>
+        Effect.suspend(() => {
+          if (run.logs.length === 0) return Effect.void
+          const { logs, truncated } = takeLogs(run)
+          return events
+            .appendLogs(run.id, logs, truncated)
+            .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
+        })
+
       /**
-       * Writes the outcomes left to record, then the lines logged since the last flush as `log` events (an unrecorded
-       * run keeps them for its end), one flush at a time, so the timer's and a call's flushes cannot write a run's
-       * lines out of order.
+       * Writes the outcomes left to record, then the lines logged since the last flush (an unrecorded run keeps both
+       * for its end), one flush at a time, so the timer's and a call's flushes cannot write a run's lines out of order.
        */
       const flushLogs = (run: Running) =>
         run.flushLock.withPermit(
-          Effect.suspend(() => {
-            if (run.unrecorded !== undefined) return Effect.void
-            return writeSettled(run).pipe(
-              Effect.andThen(
-                Effect.suspend(() => {
-                  if (run.logs.length === 0) return Effect.void
-                  const { logs, truncated } = takeLogs(run)
-                  return events
-                    .appendLogs(run.id, logs, truncated)
-                    .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
-                }),
-              ),
-            )
-          }),
+          Effect.suspend(() => (run.unrecorded !== undefined ? Effect.void : writeSettled(run).pipe(Effect.andThen(writeLogs(run))))),
         )
 
       const interruptFiber = (id: string) =>
