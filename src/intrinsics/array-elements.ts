@@ -20,7 +20,7 @@ import { describeValue, Set } from "../runtime/operations.ts"
 import { PrimitiveWrapper } from "../runtime/primitive-wrapper.ts"
 import { arrayIndexOf } from "../runtime/property.ts"
 import type { EngineRequest, Task } from "../runtime/task.ts"
-import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
+import { EMPTY, type Empty, isMarker, type Value } from "../runtime/value.ts"
 
 /** `peekIdx` could not answer without running code: use the Task (`GetPresent`). */
 export const SLOW: unique symbol = Symbol("slow")
@@ -32,7 +32,7 @@ const ordinaryGet = JSObject.prototype.Get
 export const peekIdx = (O: JSObject, k: number): Value | Empty | Slow => {
   if (O instanceof ArrayObject) {
     const v = O.getOwnElement(k)
-    if (v !== undefined && v !== EMPTY) return v
+    if (v !== undefined && !isMarker(v)) return v
   }
   if (O.Get !== ordinaryGet) return SLOW
   if (!mayHaveIndexKeys(O)) return EMPTY

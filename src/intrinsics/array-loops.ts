@@ -20,7 +20,7 @@ import { Set } from "../runtime/operations.ts"
 import type { Realm } from "../runtime/realm.ts"
 import { DELEGATED, StepTask, type Step } from "../runtime/step-task.ts"
 import { CallbackRequest, type Task } from "../runtime/task.ts"
-import { EMPTY, type Empty, type Value } from "../runtime/value.ts"
+import { type Empty, isMarker, type Value } from "../runtime/value.ts"
 import { CreateIdx, GetIdx, GetPresent, nextPresentIndex, peekIdx, prevPresentIndex, SLOW } from "./array-elements.ts"
 
 /**
@@ -39,7 +39,11 @@ export class ElementLoop extends StepTask {
   private readonly kind: LoopKind
   private readonly O: JSObject
   private readonly len: number
-  /** Array.from without a mapper: none, each element is stored as it is. */
+  /**
+   * Array.from without a mapper: none, each element is stored as it is. filter and find read element k back from its
+   * first argument, which holds it until the next call, rather than keep it in a field of the loop as well: a store
+   * per element, which V8 makes with a write barrier once the loop is in its old generation.
+   */
   private readonly call: CallbackRequest | undefined
   /** map, filter and from: the array being built. */
   private readonly A: JSObject | undefined
@@ -47,7 +51,6 @@ export class ElementLoop extends StepTask {
   /** find, findIndex and from read missing elements as undefined instead of skipping them. */
   private readonly throughHoles: boolean
   private k: number
-  private kValue: Value = undefined
   /** filter: the next index of A. */
   private to = 0
   /**
@@ -115,7 +118,7 @@ export class ElementLoop extends StepTask {
     if (this.descending ? k < 0 : k >= this.len) return this.end()
     PollInterrupt(this.realm)
     let v = peekIdx(this.O, k)
-    if (v === SLOW) {
+    if (isMarker(v) && v === SLOW) {
       const r = this.delegate(this.throughHoles ? GetIdx(this.O, k) : (GetPresent(this.O, k) as Task<Value>))
       if (r === DELEGATED) {
         this.reading = true
@@ -128,14 +131,13 @@ export class ElementLoop extends StepTask {
 
   private element(v: Value | Empty): Step | undefined {
     const k = this.k
-    if (v === EMPTY) {
+    if (isMarker(v)) {
       if (!this.throughHoles) {
         this.k = this.descending ? prevPresentIndex(this.O, k - 1) : nextPresentIndex(this.O, k + 1, this.len)
         return undefined
       }
       v = undefined
     }
-    this.kValue = v
     const call = this.call
     switch (this.kind) {
       case "reduce":
@@ -167,7 +169,7 @@ export class ElementLoop extends StepTask {
         CreateIdx(this.A as JSObject, k, v)
         break
       case "filter":
-        if (ToBoolean(v)) this.keep(this.kValue)
+        if (ToBoolean(v)) this.keep((this.call as CallbackRequest).argv[0])
         break
       case "some":
         if (ToBoolean(v)) return this.finish(true)
@@ -176,7 +178,7 @@ export class ElementLoop extends StepTask {
         if (!ToBoolean(v)) return this.finish(false)
         break
       case "find":
-        if (ToBoolean(v)) return this.finish(this.kValue)
+        if (ToBoolean(v)) return this.finish((this.call as CallbackRequest).argv[0])
         break
       case "findIndex":
         if (ToBoolean(v)) return this.finish(k)

@@ -43,7 +43,8 @@ export class ArrayObject extends JSObject {
     const els = this.elements
     if (els === null) return false
     if (i < els.length) {
-      if (els[i] === EMPTY && !this.extensible) return false
+      // Extensible first: it almost always is, and comparing mixed values with EMPTY is a StrictEqual call (value.ts isMarker).
+      if (!this.extensible && els[i] === EMPTY) return false
       els[i] = v
       return true
     }

@@ -54,6 +54,8 @@ const describeKey = (P: PropertyKey): string => (P instanceof SymbolValue ? `Sym
 
 // https://tc39.es/ecma262/#sec-toboolean
 export const ToBoolean = (v: Value): boolean => {
+  // Most often a comparison's result (a filter's or some's callback): answered before the class tests.
+  if (typeof v === "boolean") return v
   if (v instanceof JSObject) return true
   if (v instanceof SymbolValue) return true
   return Boolean(v)

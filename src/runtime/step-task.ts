@@ -10,7 +10,7 @@
  * reused: engines read a result before they step the Task again.
  */
 import type { EngineRequest, Task } from "./task.ts"
-import type { Value } from "./value.ts"
+import { isMarker, type Value } from "./value.ts"
 
 export const FINISHED: unique symbol = Symbol("finished")
 export type Finished = typeof FINISHED
@@ -79,8 +79,8 @@ export abstract class StepTask {
 
   private run(v: Value): IteratorResult<EngineRequest, Value> {
     const s = this.advance(v)
-    if (s === FINISHED) return this.done()
-    if (s !== DELEGATED) this.yielding(s)
+    if (!isMarker(s)) this.yielding(s)
+    else if (s === FINISHED) return this.done()
     return this.step as IteratorResult<EngineRequest, Value>
   }
 

@@ -25,6 +25,14 @@ export type TypeTag = "Undefined" | "Null" | "Boolean" | "Number" | "String" | "
 
 export const isSymbol = (v: unknown): v is SymbolValue => v instanceof SymbolValue
 
+/**
+ * Whether `v` is one of the engine's markers (EMPTY, a lookup's miss, a Task's FINISHED...), all host symbols, which
+ * no sandbox value is (a program's symbols are SymbolValues). Hot paths test the type rather than compare: V8 has
+ * no pointer comparison for `v === EMPTY` over values of mixed types (objects, numbers and the marker), and calls
+ * its generic StrictEqual builtin each time.
+ */
+export const isMarker = (v: unknown): v is symbol => typeof v === "symbol"
+
 /** Marks an array hole in dense element storage and an uninitialized (TDZ) binding. Never a sandbox value. */
 export const EMPTY: unique symbol = Symbol("empty")
 export type Empty = typeof EMPTY

@@ -21,7 +21,7 @@ import { JSObject } from "../runtime/object.ts"
 import { CreateDataPropertyOrThrow, GetV } from "../runtime/operations.ts"
 import type { BinaryOperator } from "../runtime/operators.ts"
 import { isTask, type Task } from "../runtime/task.ts"
-import { EMPTY, type Empty, type Primitive, type Value } from "../runtime/value.ts"
+import { EMPTY, type Empty, isMarker, type Primitive, type Value } from "../runtime/value.ts"
 import type { CodeObject, RecordSite } from "../bytecode/code.ts"
 import { Environment, type Frame, frameAt, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
 import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
@@ -287,8 +287,8 @@ export function runFrame(m: Machine, entry: Frame): void {
           const key = consts[bc[pc++] as number] as string
           const obj = regs[sp - 1] as Value
           let v = obj instanceof JSObject ? getOwnCached(code, pc - 2, obj, key) : MISS
-          if (v === MISS) v = getFast(realm, obj, key)
-          if (v !== MISS) regs[sp - 1] = v
+          if (isMarker(v)) v = getFast(realm, obj, key)
+          if (!isMarker(v)) regs[sp - 1] = v
           else {
             sp--
             {
@@ -303,8 +303,8 @@ export function runFrame(m: Machine, entry: Frame): void {
           const key = consts[bc[pc++] as number] as string
           const obj = regs[sp - 1] as Value
           let v = obj instanceof JSObject ? getOwnCached(code, pc - 2, obj, key) : MISS
-          if (v === MISS) v = getFast(realm, obj, key)
-          if (v !== MISS) regs[sp++] = v
+          if (isMarker(v)) v = getFast(realm, obj, key)
+          if (!isMarker(v)) regs[sp++] = v
           else {
             const res = runSlow(m, frame, pc, sp, GetV(realm, obj, key))
             if (res === PENDING) return
