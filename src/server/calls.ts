@@ -16,6 +16,7 @@
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as PubSub from "effect/PubSub"
+import type * as Scope from "effect/Scope"
 import type * as SqlError from "effect/sql/SqlError"
 import { randomBytes } from "node:crypto"
 import { canonical } from "./canonical.ts"
@@ -28,7 +29,7 @@ import type { Notifications } from "./notifications.ts"
 import type { CallStore, JournalEntry, NewCall, RecordedCalls, SettledCall } from "./store/calls.ts"
 import { sqlMessage } from "./store/errors.ts"
 import type { Registrations, ToolRow } from "./store/tools.ts"
-import type { Webhooks } from "./webhooks.ts"
+import type { WebhookError, Webhooks } from "./webhooks.ts"
 
 /** What a run learns about its calls as they happen. */
 export interface RunCalls {
@@ -97,9 +98,17 @@ const outcomeOf = (tool: ToolRow, stored: unknown): Effect.Effect<unknown, Error
   return Effect.fail(new Error(tool.mode === "durable" ? `Durable tool ${tool.path} failed: ${message}` : message))
 }
 
+/** An idempotent call sent again while its run's state is restored (`resend`), until the program makes it. */
+interface Resent {
+  readonly input: unknown
+  readonly fiber: Fiber.Fiber<unknown, WebhookError>
+}
+
 // One closure (longer than most): the three kinds of call share the record, replay and settle steps above them.
 export const makeCalls = (deps: CallDeps) => {
   const { config, store, webhooks, notifications, metrics } = deps
+  /** By call key (which names its run): the calls `resend` sent that no program has taken yet. */
+  const resent = new Map<string, Resent>()
 
   /**
    * Call bookkeeping never fails a call: the webhook's answer matters more than its record. `write` (the store's
@@ -180,6 +189,11 @@ export const makeCalls = (deps: CallDeps) => {
       // Sent already, it may go again: an attempt the store refuses (the run is not this replica's) changes nothing
       // here, and the next lease renewal stops the run.
       const again = tool.mode === "idempotent" && prior?.state === "queued"
+      // The same call sent again while the state was restored (`resend`): its answer, when this is that call.
+      const early = again ? resent.get(key) : undefined
+      if (early !== undefined) resent.delete(key)
+      const same = early !== undefined && canonical(early.input) === canonical(input ?? null)
+      if (early !== undefined && !same) yield* Fiber.interrupt(early.fiber)
       let recordingBegan = false
       const recording = again
         ? yield* Effect.forkChild(
@@ -201,7 +215,8 @@ export const makeCalls = (deps: CallDeps) => {
         recording === undefined
           ? settle(run, tool, key, outcome)
           : Fiber.interrupt(recording).pipe(Effect.andThen(Effect.suspend(() => settle(run, tool, key, outcome, recordingBegan ? undefined : attempt))))
-      return yield* webhooks.call(tool, { key, runId: run.runId, input }).pipe(
+      const sent = same ? Fiber.join(early.fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(early.fiber))) : webhooks.call(tool, { key, runId: run.runId, input })
+      return yield* sent.pipe(
         // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
         Effect.tap((output) => settleNow({ ok: true, output: output ?? null })),
         Effect.tapError((e) => settleNow({ ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
@@ -280,6 +295,44 @@ export const makeCalls = (deps: CallDeps) => {
       Effect.catch((e) => Effect.logWarning(`could not tell ${tool.path} that call ${key} was cancelled`, e)),
     )
 
+  /**
+   * Sends again at once, in `scope`, the idempotent calls a resumed run had in flight (queued in `recorded`, its
+   * journal as its claim read it), while its state is restored in a child: the program makes each of them again
+   * first thing, and then takes the answer already under way (`call`) instead of waiting a webhook round trip after
+   * its restore. Each is a retry, with the same key and input, of a call that was sent, which an idempotent call
+   * allows; but only under a sealed row, and only to a tool the run may still call idempotently. Answers the effect
+   * that interrupts those the program did not take (run it when the run ends here), or undefined when none was sent.
+   */
+  const resend = (
+    runId: string,
+    registrations: Registrations,
+    recorded: RecordedCalls | undefined,
+    scope: Scope.Scope,
+  ): Effect.Effect<Effect.Effect<void> | undefined> =>
+    Effect.suspend(() => {
+      const again: Array<{ readonly key: string; readonly tool: ToolRow; readonly input: unknown }> = []
+      for (const [key, entry] of recorded ?? []) {
+        if (entry === null || entry.state !== "queued" || entry.mode !== "idempotent") continue
+        const tool = registrations.tools.find((t) => t.path === entry.path)
+        if (tool?.mode === "idempotent") again.push({ key, tool, input: entry.input ?? null })
+      }
+      if (again.length === 0) return Effect.succeed(undefined)
+      const send = ({ key, tool, input }: (typeof again)[number]) =>
+        Effect.forkIn(webhooks.call(tool, { key, runId, input }), scope).pipe(Effect.map((fiber) => void resent.set(key, { input, fiber })))
+      const untaken = Effect.forEach(
+        again,
+        ({ key }) =>
+          Effect.suspend(() => {
+            const left = resent.get(key)
+            if (left === undefined) return Effect.void
+            resent.delete(key)
+            return Fiber.interrupt(left.fiber)
+          }),
+        { discard: true },
+      )
+      return Effect.as(Effect.forEach(again, send, { discard: true }), untaken)
+    })
+
   /** The bindings the executor gets for a run. */
   const bindings = (run: RunCalls, registrations: Registrations): ReadonlyArray<ToolBinding> =>
     registrations.tools.map((tool): ToolBinding => {
@@ -296,5 +349,5 @@ export const makeCalls = (deps: CallDeps) => {
       return { ...shape, mode: tool.mode, call: (input, context) => call(run, tool, input, context) }
     })
 
-  return { bindings }
+  return { bindings, resend }
 }

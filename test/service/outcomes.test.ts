@@ -1,12 +1,16 @@
 /**
  * When an idempotent call's outcome is recorded: the program has it at once, and the journal gets it with what the
- * run writes next — its next call, its lines, its end (in the same transaction) — or with the next log flush.
+ * run writes next — its next call, its lines, its end (in the same transaction) — or with the next log flush. And
+ * when a resumed run's call in flight is sent again: while its state is restored.
  * Real interpreter, real Postgres (the transaction of each event is read from its row), real webhook receiver.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Executor } from "../../src/server/executor.ts"
+import * as Fake from "./fake-executor.ts"
 import { createDatabase, eventually, request, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
@@ -32,6 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const release of held) release()
   await server?.close()
+  await scripted?.close()
   await receiver?.close()
   await db?.drop()
 })
@@ -88,5 +93,52 @@ describe("an idempotent call's outcome", { retry: 2 }, () => {
     await eventually(async () => ((await written(id)).some((e) => e.type === "call.settled") ? true : undefined), 2500)
     expect((await request(server.url, "GET", `/v1/runs/${id}`)).body.status).toBe("running")
     await request(server.url, "POST", `/v1/runs/${id}/cancel`, {})
+  })
+})
+
+/** How many times the webhook had a run's calls when the run's state was restored. */
+const callsAtRestore = new Map<string, number>()
+const callsOf = (runId: string) => receiver.calls.filter((c) => c.json.runId === runId)
+
+/**
+ * The scripted executor, with a restore that lasts until the webhook has had the run's call a second time (or 3 s):
+ * the call is sent again before the program makes it only if the service sends it while the state is restored.
+ */
+const slowRestore = Layer.effect(
+  Executor,
+  Effect.gen(function* () {
+    const fake = yield* Executor
+    return Executor.of({
+      ...fake,
+      resume: (spec) =>
+        Effect.promise(() => eventually(async () => (callsOf(spec.runId).length >= 2 ? true : undefined), 3000).catch(() => false)).pipe(
+          Effect.andThen(Effect.sync(() => void callsAtRestore.set(spec.runId, callsOf(spec.runId).length))),
+          Effect.andThen(fake.resume(spec)),
+        ),
+    })
+  }),
+).pipe(Layer.provide(Fake.layer))
+let scripted: Replica
+
+describe("a resumed run's idempotent call in flight", () => {
+  beforeAll(async () => {
+    scripted = await startReplica({ databaseUrl: db.url, executor: slowRestore })
+  })
+
+  it("is sent again while the state is restored, and the program takes that answer", async () => {
+    const code = Fake.script({ steps: [{ call: "t.step", input: { n: 3, hold: true } }], return: "$results" })
+    const run = await request(scripted.url, "POST", "/v1/runs", { code, wait: false })
+    const id = run.body.id
+    await eventually(async () => (callsOf(id).length > 0 ? true : undefined))
+    await eventually(async () => ((await request(scripted.url, "POST", `/v1/runs/${id}/suspend`, {})).status === 200 ? true : undefined))
+    const resumed = await request(scripted.url, "POST", `/v1/runs/${id}/resume`, { wait: true })
+    expect(resumed.body.result?.value, JSON.stringify(resumed.body)).toStrictEqual([30])
+    expect(callsAtRestore.get(id)).toBe(2)
+    // Not a third time: the program took the answer of the call sent again, recorded as any call sent again is.
+    expect(callsOf(id).map((c) => [c.json.key, c.json.input])).toStrictEqual([
+      [`${id}:0`, { n: 3, hold: true }],
+      [`${id}:0`, { n: 3, hold: true }],
+    ])
+    expect((await written(id)).map((e) => e.type).slice(-4)).toStrictEqual(["run.resumed", "call.started", "call.settled", "run.succeeded"])
   })
 })

@@ -83,6 +83,7 @@ export class Ownership extends Context.Service<
       const rowSeal = yield* RowSeal
       const calls = makeCalls({ config, store: callStore, webhooks: yield* Webhooks, notifications, metrics })
       const me = config.replicaId
+      const scope = yield* Effect.scope
 
       /** Launches on this replica the program `program` makes with the run's tools bound to their webhooks. */
       const launch = (
@@ -152,7 +153,8 @@ export class Ownership extends Context.Service<
         Effect.gen(function* () {
           const registrations = selected(everything ?? (yield* registry.all(row.tenant)), row.tools)
           const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
-          return yield* launch(
+          const untaken = state === undefined ? undefined : yield* calls.resend(row.id, registrations, recorded, scope)
+          const saved = yield* launch(
             row,
             true,
             registrations,
@@ -164,6 +166,8 @@ export class Ownership extends Context.Service<
                   : executor.program({ ...spec, ...replay }),
             recorded,
           )
+          if (untaken !== undefined) yield* Effect.forkIn(Effect.andThen(saved, untaken), scope)
+          return saved
         })
 
       const resume = Effect.fnUntraced(function* (tenant: string, id: string) {
