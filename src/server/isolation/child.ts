@@ -9,9 +9,22 @@ import * as Fiber from "effect/Fiber"
 import { type CallContext, type Checkpoint, fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
 import type { CallOp, ToChild, ToolSpec, ToParent } from "./protocol.ts"
 
-const send = (message: ToParent): void => {
+/**
+ * Sends on the channel once the current task and its microtasks are done, with whatever else was sent meanwhile:
+ * the outcomes of the runs a batch of starts ended at once cross in one write and one structured clone (the
+ * service's side does the same, process.ts `send`).
+ */
+let outbox: Array<ToParent> = []
+const flush = (): void => {
+  const messages = outbox
+  outbox = []
   // The service has gone (it closed the channel): this process has nothing left to do.
-  if (process.connected) process.send!(message, undefined, undefined, (error: Error | null) => void (error !== null && process.exit(0)))
+  if (!process.connected) return
+  const message: ToParent = messages.length === 1 ? messages[0]! : { type: "batch", messages }
+  process.send!(message, undefined, undefined, (error: Error | null) => void (error !== null && process.exit(0)))
+}
+const send = (message: ToParent): void => {
+  if (outbox.push(message) === 1) queueMicrotask(flush)
 }
 
 // The service closed the channel (it stopped, or was killed): nothing here may outlive it. Listening before the

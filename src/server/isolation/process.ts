@@ -95,10 +95,12 @@ export class Child {
     // Only the end of what a dying child prints matters (V8's out-of-memory report).
     this.process.stderr!.on("data", (chunk: Buffer) => void (this.stderr = (this.stderr + chunk.toString()).slice(-4096)))
     this.ready = new Promise((resolve) => {
-      this.process.on("message", (message: ToParent) => {
-        if (message.type === "ready") resolve((this.isReady = true))
+      const take = (message: ToParent): void => {
+        if (message.type === "batch") message.messages.forEach(take)
+        else if (message.type === "ready") resolve((this.isReady = true))
         else this.receive(message)
-      })
+      }
+      this.process.on("message", take)
       this.process.once("exit", (code, signal) => {
         resolve(false)
         this.died(code, signal)
@@ -133,7 +135,7 @@ export class Child {
     this.process.kill("SIGKILL")
   }
 
-  private receive(message: ToParent): void {
+  private receive(message: Exclude<ToParent, { type: "ready" | "batch" }>): void {
     switch (message.type) {
       case "pong":
         this.lastPong = Date.now()

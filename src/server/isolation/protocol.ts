@@ -61,3 +61,5 @@ export type ToParent =
   | { readonly type: "answer"; readonly request: number; readonly ok: true; readonly checkpoint: Checkpoint | undefined }
   | { readonly type: "answer"; readonly request: number; readonly ok: false; readonly refusal: Refusal }
   | { readonly type: "pong"; readonly seq: number }
+  /** Messages sent in one turn of the child's event loop, in order. */
+  | { readonly type: "batch"; readonly messages: ReadonlyArray<ToParent> }
