@@ -246,7 +246,8 @@ export class Execution extends Context.Service<
         const { run, row } = s
         const logged = Effect.suspend(() => (run.logs.length > 0 ? recordFirst(run) : Effect.void))
         const logger = Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(logged), Effect.andThen(flushLogs(run))))
-        const flushing = yield* Effect.forkIn(logger, runScope)
+        // Started now: it only sets its timer, which needs no turn of the scheduler (a setImmediate) per run.
+        const flushing = yield* Effect.forkIn(logger, runScope, { startImmediately: true })
         const outcome = yield* run.program.run.pipe(
           Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
           Effect.onInterrupt(() => Fiber.interrupt(flushing)),

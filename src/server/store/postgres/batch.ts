@@ -59,6 +59,8 @@ export const batched = <A, B, E>(
       queue.push({ item, done })
       if (flushing) return Deferred.await(done)
       flushing = true
-      return Effect.andThen(Effect.forkIn(flush, scope), Deferred.await(done))
+      // Started now, not on the scheduler's next turn (a fork's default: a setImmediate, after every I/O callback
+      // the event loop has ready), so a statement that finds none in flight is written before this call returns.
+      return Effect.andThen(Effect.forkIn(flush, scope, { startImmediately: true }), Deferred.await(done))
     })
 }
