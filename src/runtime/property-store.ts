@@ -182,7 +182,7 @@ export interface OwnProperties {
   keys(): IterableIterator<PropertyKey>
   /** A new array of the keys if they are in OwnPropertyKeys order as they are (most objects' are), else undefined. */
   orderedKeys(): PropertyKey[] | undefined
-  /** False when no key is an array index (true may be a guess, as for a dictionary: it is not searched). */
+  /** False when no key is an array index (true may be a guess: a dictionary that had one may have lost it since). */
   mayHaveIndexKey(): boolean
   values(): IterableIterator<Property>
   entries(): IterableIterator<[PropertyKey, Property]>
@@ -192,7 +192,19 @@ export interface OwnProperties {
 /** The shape of a store in dictionary mode: no keys, and not shared, so no inline cache takes it. */
 const DICTIONARY = new Shape([], undefined, false)
 
-type Dictionary = Map<PropertyKey, Property>
+/**
+ * A dictionary-mode store's properties. It remembers whether a key it was given is an array index (a delete
+ * leaves that set): the big dictionaries are prototypes full of methods (Array.prototype), which every push and
+ * sort asks about, and a scan of their keys each time was a twentieth of a loop of pushes.
+ */
+class Dictionary extends Map<PropertyKey, Property> {
+  indexed = false
+
+  override set(key: PropertyKey, p: Property): this {
+    if (!this.indexed && arrayIndexOf(key) >= 0) this.indexed = true
+    return super.set(key, p)
+  }
+}
 
 /**
  * Ordinary own properties. Every JSObject is one (object.ts extends it): a separate store was an allocation per
@@ -394,7 +406,7 @@ export class PropertyStore implements OwnProperties {
   }
 
   mayHaveIndexKey(): boolean {
-    return this.shape === DICTIONARY || this.shape.hasIndexKey
+    return this.shape === DICTIONARY ? (this.rest as Dictionary).indexed : this.shape.hasIndexKey
   }
 
   values(): IterableIterator<Property> {
@@ -428,7 +440,7 @@ export class PropertyStore implements OwnProperties {
     const known = this.dictionary()
     if (known !== undefined) return known
     const records = this.records()
-    const dict: Dictionary = new Map()
+    const dict = new Dictionary()
     this.shape.keys.forEach((k, i) => dict.set(k, records[i]!))
     this.clear()
     this.shape = DICTIONARY

@@ -60,6 +60,19 @@ describe("property store", () => {
     expect(o.properties.peek("dict-b")?.writable).toBe(false)
   })
 
+  it("says whether a dictionary may hold an index key without searching it", () => {
+    const o = record(["dict-i-a", "dict-i-b"])
+    o.properties.delete("dict-i-a")
+    expect(o.properties.mayHaveIndexKey()).toBe(false)
+    o.properties.add("dict-i-c", 0)
+    expect(o.properties.mayHaveIndexKey()).toBe(false)
+    o.properties.add("12", 0)
+    expect(o.properties.mayHaveIndexKey()).toBe(true)
+    const indexed = record(["dict-j-a", "3"])
+    indexed.properties.delete("dict-j-a")
+    expect(indexed.properties.mayHaveIndexKey()).toBe(true)
+  })
+
   it("lists keys already in order as they are, each time in a new array", () => {
     const o = record(["order-b", "order-a"])
     expect(o.properties.orderedKeys()).toEqual(["order-b", "order-a"])
