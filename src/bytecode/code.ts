@@ -10,7 +10,6 @@ import type { FunctionKindName, FunctionRole } from "../language/static-semantic
 import type { DestructureSite } from "../runtime/not-destructurable.ts"
 import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import type { TemplateSite } from "../runtime/template-object.ts"
-import type { Shape } from "../runtime/property-store.ts"
 
 export type { TemplateSite }
 
@@ -60,9 +59,10 @@ export interface CodeObject {
   readonly sourceEnd: number
   /**
    * The run loop's inline caches (vm/property-cache.ts), made on first use; not part of the code's data. Code objects
-   * are shared by every run of the program, so it holds shapes and slot numbers only, never a run's values.
+   * are shared by every run of the program, so it holds shapes and slot numbers only (alone or paired), never a
+   * run's values.
    */
-  propertyCache: Array<Shape | number | undefined> | undefined
+  propertyCache: unknown[] | undefined
 }
 
 /** The compiled program: every code object by id; `main` is the program body. */

@@ -26,7 +26,7 @@ import type { CodeObject, RecordSite } from "../bytecode/code.ts"
 import { Environment, type Frame, frameAt, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
 import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
-import { addOwnCached, getOwnCached, newRecord, setOwnCached } from "./property-cache.ts"
+import { addOwnCached, getCached, newRecord, setOwnCached } from "./property-cache.ts"
 import { Op, type Opcode } from "../bytecode/opcodes.ts"
 import {
   ForInNext,
@@ -286,7 +286,7 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 40 satisfies typeof Op.GetField: {
           const key = consts[bc[pc++] as number] as string
           const obj = regs[sp - 1] as Value
-          let v = obj instanceof JSObject ? getOwnCached(code, pc - 2, obj, key) : MISS
+          let v = obj instanceof JSObject ? getCached(code, pc - 2, obj, key) : MISS
           if (isMarker(v)) v = getFast(realm, obj, key)
           if (!isMarker(v)) regs[sp - 1] = v
           else {
@@ -302,7 +302,7 @@ export function runFrame(m: Machine, entry: Frame): void {
         case 41 satisfies typeof Op.GetFieldForCall: {
           const key = consts[bc[pc++] as number] as string
           const obj = regs[sp - 1] as Value
-          let v = obj instanceof JSObject ? getOwnCached(code, pc - 2, obj, key) : MISS
+          let v = obj instanceof JSObject ? getCached(code, pc - 2, obj, key) : MISS
           if (isMarker(v)) v = getFast(realm, obj, key)
           if (!isMarker(v)) regs[sp++] = v
           else {

@@ -1,7 +1,8 @@
 /**
  * Inline caches at named property sites, as QuickJS's and V8's: a read or write site (GetField, GetFieldForCall,
- * PutField) remembers the shape of the last ordinary object it met and the slot that shape puts the key in (or
- * that it has none: the key is then looked up on the prototypes as before); an object literal's field
+ * PutField) remembers the shape of the last ordinary object it met and the slot that shape puts the key in (a read
+ * site also its prototype's shape and slot when the key is the prototype's, else that it has none: the key is then
+ * looked up on the prototypes as before); an object literal's field
  * (DefineField) remembers the shape its object had and the shape adding the key made. An object of that shape then
  * skips the key's lookup. Entries live in the code object (`propertyCache`, two words at the instruction's pc) and
  * hold only shapes of the process-wide tree (short string keys) and slot numbers: code objects are shared by every
@@ -29,8 +30,22 @@ const ordinarySet = JSObject.prototype.Set
 const ordinaryDefineOwnProperty = JSObject.prototype.DefineOwnProperty
 
 /**
+ * A read site's entry for objects whose shape lacks the key while their prototype's shape has it (a method of a
+ * class, say): the prototype's shape and its slot. It names no prototype, only its shape (a run's objects may not
+ * stay in the cache), so the guard is on the prototype the object has now.
+ */
+class ProtoSlot {
+  readonly shape: Shape
+  readonly slot: number
+  constructor(shape: Shape, slot: number) {
+    this.shape = shape
+    this.slot = slot
+  }
+}
+
+/**
  * The slot of own `key` in `store` for the site at `at`, or -1 if it has none: cached for the store's shape, else
- * looked up and cached. A miss is cached too: a method call's site finds its key on the prototype every time.
+ * looked up and cached. A miss is cached too.
  */
 const ownSlot = (code: CodeObject, at: number, store: PropertyStore, key: string): number => {
   const cache = code.propertyCache
@@ -43,13 +58,42 @@ const ownSlot = (code: CodeObject, at: number, store: PropertyStore, key: string
   return i
 }
 
-/** `obj`'s own plain value of `key` through the cache of the site at `at`; MISS when it is not one (or not ordinary). */
-export const getOwnCached = (code: CodeObject, at: number, obj: JSObject, key: string): Value | Miss => {
-  if (obj.properties !== obj || obj.Get !== ordinaryGet || obj.GetOwnProperty !== ordinaryGetOwnProperty) return MISS
-  const i = ownSlot(code, at, obj, key)
-  if (i < 0) return MISS
-  const s = obj.slotAt(i)
-  return s instanceof Property ? MISS : s
+/** Whether `o` keeps its own properties in itself and reads them the ordinary way: a cached slot may be read. */
+const plainStore = (o: JSObject): boolean => o.properties === o && o.Get === ordinaryGet && o.GetOwnProperty === ordinaryGetOwnProperty
+
+/**
+ * `obj`'s plain value of `key`, own or its prototype's data property, through the cache of the site at `at`; MISS
+ * when it is neither (or an object on the way is not ordinary). A method call's site finds its key on the
+ * prototype every time: walking there looked the key up in the object first and then in the prototype.
+ */
+export const getCached = (code: CodeObject, at: number, obj: JSObject, key: string): Value | Miss => {
+  if (!plainStore(obj)) return MISS
+  const cache = code.propertyCache
+  const cached = cache?.[at]
+  let then: number | ProtoSlot
+  if (cached !== undefined && obj.hasShape(cached as Shape)) then = cache![at + 1] as number | ProtoSlot
+  else {
+    const shape = obj.cacheableShape()
+    if (shape === undefined) return MISS
+    then = shape.indexOf(key)
+    const proto = obj.proto
+    if (then < 0 && proto !== null && plainStore(proto)) {
+      const protoShape = proto.cacheableShape()
+      const i = protoShape === undefined ? -1 : protoShape.indexOf(key)
+      if (i >= 0) then = new ProtoSlot(protoShape!, i)
+    }
+    fill(code, at, shape, then)
+  }
+  if (typeof then === "number") {
+    if (then < 0) return MISS
+    const s = obj.slotAt(then)
+    return s instanceof Property ? MISS : s
+  }
+  const proto = obj.proto
+  if (proto === null || !plainStore(proto) || !proto.hasShape(then.shape)) return MISS
+  const s = proto.slotAt(then.slot)
+  if (!(s instanceof Property)) return s
+  return s.accessor ? MISS : s.value
 }
 
 /** Stores `v` in `obj`'s own plain-value `key` through the cache of the site at `at`; false when it is not one. */
@@ -103,7 +147,7 @@ export const newRecord = (realm: Realm, code: CodeObject, at: number, site: Reco
   return obj
 }
 
-const fill = (code: CodeObject, at: number, shape: Shape, then: Shape | number): void => {
+const fill = (code: CodeObject, at: number, shape: Shape, then: Shape | number | ProtoSlot): void => {
   const cache = (code.propertyCache ??= new Array(code.bytecode.length))
   cache[at] = shape
   cache[at + 1] = then

@@ -33,6 +33,39 @@ describe("inline caches at named property sites", () => {
     ])
   })
 
+  it("a read site finding its key on the prototype checks the prototype each object has now", async () => {
+    await sameAsV8([
+      `class A { constructor() { this.v = 1 } m() { return "A" } }
+       class B { constructor() { this.v = 1 } m() { return "B" } }
+       const call = (o) => o.m()
+       const a = new A(), b = new B(), r = []
+       for (let i = 0; i < 3; i++) r.push(call(a), call(b))
+       A.prototype.m = () => "A2"
+       r.push(call(a), call(b))
+       Object.defineProperty(A.prototype, "m", { get() { return () => "getter" } })
+       r.push(call(a))
+       Object.setPrototypeOf(b, { m() { return "other" }, n: 1 })
+       r.push(call(b))
+       b.m = () => "own"
+       r.push(call(b))
+       delete B.prototype.m
+       const c = new B()
+       try { call(c) } catch (e) { r.push(e.constructor.name) }
+       return r`,
+      `const read = (o) => o.k
+       const p1 = { k: 1, j: 2 }, p2 = { k: 3, j: 4 }
+       const a = Object.create(p1), b = Object.create(p2)
+       const r = [read(a), read(b), read(a)]
+       Object.defineProperty(p2, "k", { get() { return "getter " + (this === b) } })
+       r.push(read(b), read(a))
+       Object.defineProperty(p1, "k", { value: "read-only", writable: false })
+       r.push(read(a))
+       delete p1.j
+       r.push(read(a), read(Object.create(null)), read(Object.create([])), read(Object.create(Object.create(p1))))
+       return r`,
+    ])
+  })
+
   it("a write site does not write a read-only, frozen or accessor property of a cached shape", async () => {
     await sameAsV8([
       `"use strict"
