@@ -69,15 +69,21 @@ export const setFast = (base: Value, key: PropertyKey, v: Value): boolean => {
   // An exotic object may have own keys its store does not hold (a string wrapper's indices, say).
   if (!base.extensible || key === "length" || (base.GetOwnProperty !== ordinaryGetOwnProperty && base.GetOwnProperty(key) !== undefined)) return false
   if ((base instanceof ArrayObject || base.kind === "String") && arrayIndexOf(key) >= 0) return false
+  if (!inheritedLetsAdd(base, key)) return false
+  base.properties.add(key, v)
+  return true
+}
+
+/**
+ * Whether a [[Set]] of `key`, absent from `base`, adds it to `base` without running anything: no object on the
+ * prototype chain intercepts it (a setter, a read-only property, an exotic [[Set]]).
+ */
+export const inheritedLetsAdd = (base: JSObject, key: PropertyKey): boolean => {
   for (let o = base.GetPrototypeOf(); o !== null; o = o.GetPrototypeOf()) {
     if (o.Set !== ordinarySet) return false
     const p = readOwn(o, key)
-    if (p !== ABSENT) {
-      if (p instanceof Property && (p.accessor || !p.writable)) return false
-      break
-    }
+    if (p !== ABSENT) return !(p instanceof Property && (p.accessor || !p.writable))
   }
-  base.properties.add(key, v)
   return true
 }
 

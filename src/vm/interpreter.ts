@@ -26,7 +26,7 @@ import type { CodeObject, RecordSite } from "../bytecode/code.ts"
 import { Environment, type Frame, frameAt, FrameKind, type ForInIterator, type Slot, uninitializedSlots } from "./frame.ts"
 import { isHostObject, type Machine, PENDING, runSlow } from "./machine.ts"
 import { runRareOp } from "./interpreter-rare.ts"
-import { addOwnCached, getCached, newRecord, setOwnCached } from "./property-cache.ts"
+import { addOwnCached, getCached, newRecord, setCached } from "./property-cache.ts"
 import { Op, type Opcode } from "../bytecode/opcodes.ts"
 import {
   ForInNext,
@@ -335,7 +335,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           const key = consts[bc[pc++] as number] as string
           const v = regs[--sp] as Value
           const obj = regs[--sp] as Value
-          if ((obj instanceof JSObject && setOwnCached(code, pc - 2, obj, key, v)) || setFast(obj, key, v)) regs[sp++] = v
+          if ((obj instanceof JSObject && setCached(code, pc - 2, obj, key, v)) || setFast(obj, key, v)) regs[sp++] = v
           else {
             const res = runSlow(m, frame, pc, sp, PutValueTask(realm, obj, key, v, code.strict))
             if (res === PENDING) return

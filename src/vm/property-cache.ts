@@ -1,25 +1,26 @@
 /**
  * Inline caches at named property sites, as QuickJS's and V8's: a read or write site (GetField, GetFieldForCall,
- * PutField) remembers the shape of the last ordinary object it met and the slot that shape puts the key in (a read
- * site also its prototype's shape and slot when the key is the prototype's, else that it has none: the key is then
- * looked up on the prototypes as before); an object literal's field
- * (DefineField) remembers the shape its object had and the shape adding the key made. An object of that shape then
- * skips the key's lookup. Entries live in the code object (`propertyCache`, two words at the instruction's pc) and
- * hold only shapes of the process-wide tree (short string keys) and slot numbers: code objects are shared by every
- * run of a program, so nothing of a run may stay there, and the cache is never part of a snapshot (it fills again
- * as code runs).
+ * PutField) remembers the shape of the last ordinary object it met and the slot that shape puts the key in; when
+ * the shape lacks the key, a read site remembers its prototype's shape and slot if the key is the prototype's (a
+ * method), a write site the shape adding the key made (a constructor's `this.x = x`), else that it has none (the
+ * key is then looked up on the prototypes as before). An object literal's field (DefineField) remembers the shape
+ * its object had and the shape adding the key made. An object of that shape then skips the key's lookup. Entries
+ * live in the code object (`propertyCache`, two words at the instruction's pc) and hold only shapes of the
+ * process-wide tree (short string keys) and slot numbers: code objects are shared by every run of a program, so
+ * nothing of a run may stay there, and the cache is never part of a snapshot (it fills again as code runs).
  *
  * Guards: the object being its own store (a realm fork's twin has a stand-in until first use), the shape (in shape
  * mode), the object's own-property methods being the ordinary ones (an exotic object of the same shape answers
- * some keys from elsewhere), extensibility for an add, and for a read or write the slot holding a plain value (a
- * writable, enumerable, configurable data property): a slot turned into a record (an accessor, a read-only
- * property, a record handed out live) misses and takes the general path.
+ * some keys from elsewhere), for an add extensibility and no prototype intercepting the key, and for a read or
+ * write the slot holding a plain value (a writable, enumerable, configurable data property): a slot turned into a
+ * record (an accessor, a read-only property, a record handed out live) misses and takes the general path.
  */
 import type { CodeObject, RecordSite } from "../bytecode/code.ts"
 import { chargeMemory, Cost } from "../runtime/memory.ts"
 import { JSObject } from "../runtime/object.ts"
+import { inheritedLetsAdd } from "../runtime/references.ts"
 import { Property } from "../runtime/property.ts"
-import { literalShape, type PropertyStore, type Shape } from "../runtime/property-store.ts"
+import { literalShape, type Shape } from "../runtime/property-store.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Value } from "../runtime/value.ts"
 import { MISS, type Miss } from "./operations.ts"
@@ -41,21 +42,6 @@ class ProtoSlot {
     this.shape = shape
     this.slot = slot
   }
-}
-
-/**
- * The slot of own `key` in `store` for the site at `at`, or -1 if it has none: cached for the store's shape, else
- * looked up and cached. A miss is cached too.
- */
-const ownSlot = (code: CodeObject, at: number, store: PropertyStore, key: string): number => {
-  const cache = code.propertyCache
-  const cached = cache?.[at]
-  if (cached !== undefined && store.hasShape(cached as Shape)) return cache![at + 1] as number
-  const shape = store.cacheableShape()
-  if (shape === undefined) return -1
-  const i = shape.indexOf(key)
-  fill(code, at, shape, i)
-  return i
 }
 
 /** Whether `o` keeps its own properties in itself and reads them the ordinary way: a cached slot may be read. */
@@ -96,12 +82,39 @@ export const getCached = (code: CodeObject, at: number, obj: JSObject, key: stri
   return s.accessor ? MISS : s.value
 }
 
-/** Stores `v` in `obj`'s own plain-value `key` through the cache of the site at `at`; false when it is not one. */
-export const setOwnCached = (code: CodeObject, at: number, obj: JSObject, key: string, v: Value): boolean => {
+/**
+ * [[Set]] of `key` on `obj` through the cache of the site at `at`: a store in its own plain-value `key`, or, when
+ * `obj` lacks the key, adding it as a constructor's `this.x = x` does; the site then remembers the shape adding it
+ * made, as an object literal's field site does (the prototypes are still asked whether one intercepts the key).
+ * False when it is neither (or `obj` is not ordinary).
+ */
+export const setCached = (code: CodeObject, at: number, obj: JSObject, key: string, v: Value): boolean => {
   if (obj.properties !== obj || obj.Set !== ordinarySet || obj.GetOwnProperty !== ordinaryGetOwnProperty) return false
-  const i = ownSlot(code, at, obj, key)
-  if (i < 0 || obj.slotAt(i) instanceof Property) return false
-  obj.setSlotAt(i, v)
+  const cache = code.propertyCache
+  const cached = cache?.[at]
+  if (cached !== undefined && obj.hasShape(cached as Shape)) {
+    const then = cache![at + 1] as number | Shape
+    if (typeof then === "number") {
+      if (then < 0 || obj.slotAt(then) instanceof Property) return false
+      obj.setSlotAt(then, v)
+      return true
+    }
+    if (!obj.extensible || !inheritedLetsAdd(obj, key)) return false
+    obj.addTransition(then, v)
+    return true
+  }
+  const shape = obj.cacheableShape()
+  if (shape === undefined) return false
+  const i = shape.indexOf(key)
+  if (i >= 0) {
+    fill(code, at, shape, i)
+    if (obj.slotAt(i) instanceof Property) return false
+    obj.setSlotAt(i, v)
+    return true
+  }
+  if (!obj.extensible || key === "length" || !inheritedLetsAdd(obj, key)) return false
+  obj.add(key, v)
+  fill(code, at, shape, obj.cacheableShape() ?? -1)
   return true
 }
 

@@ -91,6 +91,36 @@ describe("inline caches at named property sites", () => {
     ])
   })
 
+  it("a write site adding a key asks the prototypes each time and adds only to an extensible object", async () => {
+    await sameAsV8([
+      `"use strict"
+       function P(x) { this.x = x; this.y = x + 1 }
+       const r = [], seen = []
+       for (let i = 0; i < 3; i++) r.push(Object.keys(new P(i)).join())
+       Object.defineProperty(P.prototype, "y", { set(v) { seen.push(v) }, configurable: true })
+       const a = new P(10)
+       r.push(Object.keys(a).join(), a.y, seen.join())
+       delete P.prototype.y
+       Object.defineProperty(Object.prototype, "y", { value: "read-only", configurable: true })
+       try { new P(20) } catch (e) { r.push(e.constructor.name) }
+       delete Object.prototype.y
+       r.push(Object.keys(new P(30)).join())
+       const add = (o) => { o.z = 1; return o }
+       const b = add({ w: 1 }), c = Object.preventExtensions({ w: 2 })
+       try { add(c) } catch (e) { r.push(e.constructor.name) }
+       r.push(JSON.stringify(b), JSON.stringify(c), JSON.stringify(add({ w: 3 })))
+       const d = { w: 4 }, e = { w: 5 }
+       add(d)
+       Object.defineProperty(e, "z", { value: "fixed", writable: false })
+       try { add(e) } catch (err) { r.push(err.constructor.name, e.z) }
+       const f = Object.create(Object.freeze({ z: 0 }))
+       try { add(f) } catch (err) { r.push(err.constructor.name, Object.keys(f).length) }
+       return r`,
+      `const add = (o, v) => { o.length = v; o.k = v; return Object.keys(o).join() }
+       return [add({}, 1), add({}, 2), add(function () {}, 3), add([], 4)]`,
+    ])
+  })
+
   it("an object literal's field site adds the key only to an object of the shape it saw, in shape mode", async () => {
     await sameAsV8([
       `const make = (src) => ({ ...src, x: 1, y: 2 })
