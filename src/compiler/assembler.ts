@@ -5,7 +5,7 @@
  * `finish` runs the verifier, which recomputes the maximum depth over the control-flow graph: a compiler bug
  * that unbalances the stack fails here, at compile time.
  */
-import { OP_INFO, type OpInfo, type Opcode } from "../bytecode/opcodes.ts"
+import { Op, OP_INFO, type OpInfo, type Opcode } from "../bytecode/opcodes.ts"
 import { verifyCode } from "../bytecode/verify.ts"
 import type { Constant } from "../bytecode/code.ts"
 
@@ -29,6 +29,8 @@ export class Assembler {
   private readonly constIndex = new Map<string | number | bigint, number>()
   private readonly handlers: HandlerEntry[] = []
   private readonly locations: number[] = []
+  /** Where the label operand of each Jump, JumpIfTrue and JumpIfFalse is (see `threadJumps`). */
+  private readonly branches: number[] = []
   private pendingOffset = -1
   private lastOffset = -1
   /** Current operand stack depth; -1 after an unconditional transfer until a label is placed. */
@@ -64,6 +66,7 @@ export class Assembler {
     const before = this.depth
     this.emit(op, ...all)
     if (label.pc < 0) label.refs.push(at)
+    if (op === Op.Jump || op === Op.JumpIfTrue || op === Op.JumpIfFalse) this.branches.push(at)
     const pops = typeof info.pop === "number" ? info.pop : info.pop(all)
     const atTarget = before < 0 ? -1 : before - pops + (info.branch ?? info.push)
     this.joinDepth(label, atTarget)
@@ -115,7 +118,22 @@ export class Assembler {
     this.joinDepth(target, depth + 1)
   }
 
+  /**
+   * A branch to a Jump goes straight to that Jump's target: the end of an `if` in a loop body is the loop's jump
+   * back. These three branches count a step when they go backwards, so a loop still costs a step per turn
+   * (every cycle has a backward branch). A Jump to itself (`for (;;) {}`) is left as it is.
+   */
+  private threadJumps(): void {
+    const words = this.words
+    for (const at of this.branches) {
+      let target = words[at] as number
+      for (let hops = 0; words[target] === Op.Jump && words[target + 1] !== target && hops < 8; hops++) target = words[target + 1] as number
+      words[at] = target
+    }
+  }
+
   finish(paramCount: number, registerCount: number): { bytecode: Int32Array; handlers: Int32Array; locations: Int32Array; maxStack: number } {
+    this.threadJumps()
     const bytecode = Int32Array.from(this.words)
     const handlers = new Int32Array(this.handlers.length * 4)
     this.handlers.forEach((h, i) => {

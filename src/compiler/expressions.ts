@@ -11,6 +11,7 @@ import { recordKeys, staticKey } from "../language/static-semantics.ts"
 import { calleeText, iterableSite, spreadArgumentSite, yieldStarSite } from "../language/call-printer.ts"
 import type { NotIterableSite } from "../runtime/not-iterable.ts"
 import { MAX_SHAPE_KEYS } from "../runtime/property-store.ts"
+import type { Label } from "./assembler.ts"
 import type { FunctionCompiler } from "./context.ts"
 import { compileClass, compileFunctionExpression, isAnonymousFunctionDefinition } from "./functions.ts"
 import { compileAssignment, compileUpdate } from "./patterns.ts"
@@ -40,6 +41,18 @@ export function compileEffect(fc: FunctionCompiler, node: ESTree.Expression): vo
     }
     return
   }
+  if (node.type === "UpdateExpression" && !node.prefix) {
+    // `o.n++` for its effect is `++o.n`: both convert the old value once, and only the result, unused, differs.
+    // The postfix form would keep the old value under the reference's parts (ToNumeric, Dup, Rot, Pop).
+    fc.enter(node)
+    try {
+      compileUpdate(fc, node, true)
+    } finally {
+      fc.leave()
+    }
+    fc.emit(Op.Pop)
+    return
+  }
   if (node.type === "AssignmentExpression" && node.left.type === "Identifier" && !["&&=", "||=", "??="].includes(node.operator)) {
     fc.enter(node)
     try {
@@ -63,6 +76,17 @@ export function compileEffect(fc: FunctionCompiler, node: ESTree.Expression): vo
   }
   compileExpression(fc, node)
   fc.emit(Op.Pop)
+}
+
+/** Evaluates a condition and jumps to `target` when it is falsy: `!x` as x and a jump when truthy, without the Not. */
+export function compileJumpIfFalse(fc: FunctionCompiler, test: ESTree.Expression, target: Label): void {
+  let negated = false
+  while (test.type === "UnaryExpression" && test.operator === "!") {
+    negated = !negated
+    test = test.argument
+  }
+  compileExpression(fc, test)
+  fc.jump(negated ? Op.JumpIfTrue : Op.JumpIfFalse, target)
 }
 
 /** NamedEvaluation: an anonymous function or class gets `name`. */
@@ -148,8 +172,7 @@ function expression(fc: FunctionCompiler, node: Expr): void {
     case "ConditionalExpression": {
       const otherwise = fc.label()
       const end = fc.label()
-      compileExpression(fc, node.test)
-      fc.jump(Op.JumpIfFalse, otherwise)
+      compileJumpIfFalse(fc, node.test, otherwise)
       compileExpression(fc, node.consequent)
       fc.jump(Op.Jump, end)
       fc.place(otherwise)

@@ -168,13 +168,14 @@ export function compileAssignment(fc: FunctionCompiler, node: ESTree.AssignmentE
   storeMember(fc, left)
 }
 
-export function compileUpdate(fc: FunctionCompiler, node: ESTree.UpdateExpression): void {
+/** `prefix`: compile `x++` as `++x` (its result unused). */
+export function compileUpdate(fc: FunctionCompiler, node: ESTree.UpdateExpression, prefix = node.prefix): void {
   const inc = node.operator === "++" ? Op.Inc : Op.Dec
   const arg = node.argument
   if (arg.type === "Identifier") {
     const res = fc.resolution(arg)
     fc.load(res, arg.name)
-    if (node.prefix) {
+    if (prefix) {
       fc.emit(inc)
       fc.emit(Op.Dup)
     } else {
@@ -189,7 +190,7 @@ export function compileUpdate(fc: FunctionCompiler, node: ESTree.UpdateExpressio
   const n = prepareMember(fc, arg)
   dupPrepared(fc, n)
   getMember(fc, arg)
-  if (node.prefix) {
+  if (prefix) {
     fc.emit(inc)
     storeMember(fc, arg)
     return

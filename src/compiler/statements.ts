@@ -15,7 +15,7 @@ import { disposalOf, forInVarInitializer, headDisposalOf } from "../language/sta
 import { iterableSite } from "../language/call-printer.ts"
 import { Op, unreachable } from "../bytecode/opcodes.ts"
 import { CompletionKind, type ControlEntry, type FunctionCompiler } from "./context.ts"
-import { compileEffect, compileExpression, compileNamedExpression, siteConstant } from "./expressions.ts"
+import { compileEffect, compileExpression, compileJumpIfFalse, compileNamedExpression, siteConstant } from "./expressions.ts"
 import { compileClass, instantiateFunctionDeclarations } from "./functions.ts"
 import { bindTarget, destructure } from "./patterns.ts"
 
@@ -155,8 +155,7 @@ function addDisposable(fc: FunctionCompiler, async: boolean): void {
 function IfStatement(fc: FunctionCompiler, node: ESTree.IfStatement): void {
   resetCompletion(fc)
   const otherwise = fc.label()
-  compileExpression(fc, node.test)
-  fc.jump(Op.JumpIfFalse, otherwise)
+  compileJumpIfFalse(fc, node.test, otherwise)
   compileStatement(fc, node.consequent, [])
   if (node.alternate === null) {
     fc.place(otherwise)
@@ -235,8 +234,7 @@ function WhileStatement(fc: FunctionCompiler, node: ESTree.WhileStatement, label
   const entry = loopEntry(fc, labels, fc.envChain.length, fc.envChain.length)
   const top = fc.label()
   fc.place(top)
-  compileExpression(fc, node.test)
-  fc.jump(Op.JumpIfFalse, entry.breakLabel)
+  compileJumpIfFalse(fc, node.test, entry.breakLabel)
   fc.control.push(entry)
   compileStatement(fc, node.body, [])
   fc.control.pop()
@@ -281,8 +279,7 @@ function ForLoop(fc: FunctionCompiler, node: ESTree.ForStatement, labels: Readon
   const top = fc.label()
   fc.place(top)
   if (node.test !== null) {
-    compileExpression(fc, node.test)
-    fc.jump(Op.JumpIfFalse, entry.breakLabel)
+    compileJumpIfFalse(fc, node.test, entry.breakLabel)
   }
   fc.control.push(entry)
   compileStatement(fc, node.body, [])

@@ -372,6 +372,11 @@ export function runFrame(m: Machine, entry: Frame): void {
           else if (typeof l === "string" && typeof r === "string") {
             checkStringLength(l.length + r.length)
             regs[sp - 1] = l + r
+          } else if (typeof l === "string" && typeof r === "number") {
+            // \`"tool" + i\`: the host's concatenation converts the number as Number::toString does.
+            const s = l + r
+            checkStringLength(s.length)
+            regs[sp - 1] = s
           } else if (!(l instanceof JSObject) && !(r instanceof JSObject)) regs[sp - 1] = binaryPrimitive("+", l as Value, r as Value)
           else {
             sp--
@@ -708,8 +713,16 @@ export function runFrame(m: Machine, entry: Frame): void {
           break
         case 129 satisfies typeof Op.ForOfStep: {
           const step = iteratorStepFast(realm, regs[bc[pc++] as number] as IteratorRecord)
-          if (!isTaskValue(step)) regs[sp++] = step as Value | Empty
-          else {
+          if (!isTaskValue(step)) {
+            if (bc[pc] === Op.JumpIfDone) {
+              // The loop's JumpIfDone, which the compiler puts next, in the same dispatch.
+              if (step === EMPTY) pc = bc[pc + 1] as number
+              else {
+                regs[sp++] = step as Value
+                pc += 2
+              }
+            } else regs[sp++] = step as Value | Empty
+          } else {
             const res = runSlow(m, frame, pc, sp, step as Task<Value | Empty>)
             if (res === PENDING) return
             regs[sp++] = res

@@ -51,6 +51,14 @@ describe("compiler", () => {
       `)
   })
 
+  it("compiles an update for its effect as a prefix one, a negated test as the opposite jump, and a branch to a jump to its target", () => {
+    const text = disassemble(compile("const g = { n: 0, f: [] }\nfor (const r of rs) { g.n++; if (!r.ok) g.f.push(r) }\nreturn g").main)
+    expect(text).not.toContain("ToNumeric")
+    expect(text).not.toContain("Not")
+    const loop = /(\d+)\s+ForOfStep/.exec(text)?.[1]
+    expect(text).toContain(`JumpIfTrue @${loop}`)
+  })
+
   it("keeps captured bindings in environments and the rest in registers", () => {
     const text = disassemble(compile("let a = 1; let b = 2; const f = () => a; return f() + b").main)
     expect(text).toContain("PushEnv 1")

@@ -18,6 +18,10 @@ describe("statements", () => {
       `const fs = []; for (var i = 0; i < 3; i++) fs.push(() => i); return fs.map((f) => f())`,
       `const fs = []; for (const k in { a: 1, b: 2 }) fs.push(() => k); for (const v of [3, 4]) fs.push(() => v); return fs.map((f) => f())`,
       `try { for (let x of x) {} } catch (e) { return [e.constructor.name, e.message] }`,
+      // Updates for their effect, negated tests and branches that land on a loop's jump back.
+      `const log = []; const o = { get n() { log.push("get"); return { valueOf() { log.push("valueOf"); return 1 } } }, set n(v) { log.push(v) } }; o.n++; o["n"]--; const a = [1n]; a[0]++; return [log, String(a[0])]`,
+      `let s = 0; const r = []; for (const x of [1, 2, 3, 4]) { if (!(x % 2)) continue; if (!!x) s += x; else r.push(x) } let i = 0; while (!(i > 3)) i++; return [s, r, i, !i ? "a" : "b"]`,
+      `let n = 0; for (const x of [1, 2, 3]) { if (x > 1) { n += x } else { n-- } } return n`,
     ])
   })
 

@@ -3,6 +3,11 @@
 // === add-numbers-strings
 return [1 + 2, "1" + 2, 1 + "2", 1 + 2 + "3", "1" + 2 + 3, "" + 0.5]
 
+// === add-string-and-number
+const k = "k"
+const xs = [-0, NaN, -Infinity, 1e21, 1e-7, 0.1 + 0.2, -1.5, 2 ** 53, 123456789012, 5e-324]
+return [xs.map((x) => k + x), k + xs.length, "" + -0]
+
 // === add-mixed-coercions
 return [true + 1, null + 1, [] + [], [1, 2] + [3], {} + "", String(undefined + 1), 1 + true + "x"]
 
