@@ -142,10 +142,15 @@ export class Execution extends Context.Service<
       /**
        * Writes the outcomes left to record, then the lines logged since the last flush (an unrecorded run keeps both
        * for its end), one flush at a time, so the timer's and a call's flushes cannot write a run's lines out of order.
+       * A flush is not interrupted once it has its permit: it takes what it writes out of the run first, so the run's
+       * end (which interrupts the timer's flusher) or a cancel would otherwise lose lines and outcomes on their way to
+       * the database. Its statements are bounded (the store's retries are), so an interrupt waits at most for them.
        */
       const flushLogs = (run: Running) =>
         run.flushLock.withPermit(
-          Effect.suspend(() => (run.unrecorded !== undefined ? Effect.void : writeSettled(run).pipe(Effect.andThen(writeLogs(run))))),
+          Effect.uninterruptible(
+            Effect.suspend(() => (run.unrecorded !== undefined ? Effect.void : writeSettled(run).pipe(Effect.andThen(writeLogs(run))))),
+          ),
         )
 
       const interruptFiber = (id: string) =>
