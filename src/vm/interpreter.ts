@@ -373,7 +373,7 @@ export function runFrame(m: Machine, entry: Frame): void {
             checkStringLength(l.length + r.length)
             regs[sp - 1] = l + r
           } else if (typeof l === "string" && typeof r === "number") {
-            // \`"tool" + i\`: the host's concatenation converts the number as Number::toString does.
+            // `"tool" + i`: the host's concatenation converts the number as Number::toString does.
             const s = l + r
             checkStringLength(s.length)
             regs[sp - 1] = s
