@@ -5,6 +5,7 @@
  * `delete` and `super.x`. A fast path answers MISS when it cannot answer without running anything.
  */
 import { PollCompare } from "./interrupt.ts"
+import { chargeMemory, Cost } from "./memory.ts"
 import { ArrayObject } from "./array-object.ts"
 import { throwReferenceError, throwTypeError } from "./completion.ts"
 import { PrototypeForPrimitive, ToPropertyKey } from "./conversions.ts"
@@ -70,6 +71,7 @@ export const setFast = (base: Value, key: PropertyKey, v: Value): boolean => {
   if (!base.extensible || key === "length" || (base.GetOwnProperty !== ordinaryGetOwnProperty && base.GetOwnProperty(key) !== undefined)) return false
   if ((base instanceof ArrayObject || base.kind === "String") && arrayIndexOf(key) >= 0) return false
   if (!inheritedLetsAdd(base, key)) return false
+  chargeMemory(Cost.property)
   base.properties.add(key, v)
   return true
 }

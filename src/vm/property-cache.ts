@@ -100,6 +100,7 @@ export const setCached = (code: CodeObject, at: number, obj: JSObject, key: stri
       return true
     }
     if (!obj.extensible || !inheritedLetsAdd(obj, key)) return false
+    chargeMemory(Cost.property)
     obj.addTransition(then, v)
     return true
   }
@@ -113,6 +114,7 @@ export const setCached = (code: CodeObject, at: number, obj: JSObject, key: stri
     return true
   }
   if (!obj.extensible || key === "length" || !inheritedLetsAdd(obj, key)) return false
+  chargeMemory(Cost.property)
   obj.add(key, v)
   fill(code, at, shape, obj.cacheableShape() ?? -1)
   return true
