@@ -134,7 +134,10 @@ const receive = (message: ToChild): void => {
  * tool, is suspended, resumed and ends. The first run through them pays for building the template realm
  * (realm-template.ts) and for V8 compiling that code: 30 ms for `1 + 1`, 125-180 ms more for a first suspend
  * and 6-11 ms for a first resume — a cost that would otherwise fall on the first requests each process serves.
+ * Bounded, and its failures ignored: a warm-up that stalled (a suspend that never came) must not keep this process
+ * from ever saying it is ready.
  */
+const WARM_UP_MS = 5_000
 const warmUp = (): Effect.Effect<void> => {
   const tool = (answer: Effect.Effect<unknown>): Array<ToolBinding> => [
     { path: "warm", description: "warm-up", input: { type: "object" }, output: undefined, mode: "idempotent", call: () => answer },
@@ -149,7 +152,7 @@ const warmUp = (): Effect.Effect<void> => {
     if (outcome.ok !== "suspended") return
     const resumed = yield* executor.resume({ runId, state: outcome.state, tools: tool(Effect.succeed(1)), namespaces: [] })
     yield* resumed.run
-  }).pipe(Effect.catchCause(() => Effect.void))
+  }).pipe(Effect.timeoutOption(WARM_UP_MS), Effect.catchCause(() => Effect.void))
 }
 
 process.on("message", receive)
