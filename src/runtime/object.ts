@@ -30,20 +30,34 @@ export interface PrivateElement {
 }
 
 export class JSObject extends PropertyStore {
-  proto: JSObject | null
-  extensible = true
+  declare proto: JSObject | null
+  declare extensible: boolean
   /**
    * Own properties: the object itself, except in a twin of a realm fork, which starts with a stand-in that swaps
    * in the object on first use (realm-fork.ts).
    */
-  properties: OwnProperties = this
+  declare properties: OwnProperties
   /** The spec's class-like tag ([[ErrorData]], [[BooleanData]]...) used by brand checks and Object.prototype.toString. */
-  kind: string = "Object"
-  privateElements: Map<PrivateName, PrivateElement> | undefined = undefined
+  declare kind: string
+  declare privateElements: Map<PrivateName, PrivateElement> | undefined
 
   constructor(proto: JSObject | null) {
-    super()
-    this.proto = proto
+    // Stores at sites of their own for ordinary objects, as PropertyStore's (why there).
+    const plain = new.target === JSObject
+    super(plain)
+    if (plain) {
+      this.proto = proto
+      this.extensible = true
+      this.properties = this
+      this.kind = "Object"
+      this.privateElements = undefined
+    } else {
+      this.proto = proto
+      this.extensible = true
+      this.properties = this
+      this.kind = "Object"
+      this.privateElements = undefined
+    }
     chargeMemory(Cost.object)
   }
 

@@ -212,16 +212,40 @@ class Dictionary extends Map<PropertyKey, Property> {
  * realm fork's twin keeps its properties in a stand-in until first use (realm-fork.ts).
  */
 export class PropertyStore implements OwnProperties {
-  private shape: Shape = emptyShape
-  private slot0: Slot = undefined
-  private slot1: Slot = undefined
-  private slot2: Slot = undefined
-  private slot3: Slot = undefined
+  private declare shape: Shape
+  private declare slot0: Slot
+  private declare slot1: Slot
+  private declare slot2: Slot
+  private declare slot3: Slot
   /**
    * Slots IN_OBJECT_SLOTS and up; in dictionary mode (shape DICTIONARY), every property by key. Not `slots`: exotic
    * objects have internal slots of that name.
    */
-  private rest: Slot[] | Dictionary = NO_SLOTS
+  private declare rest: Slot[] | Dictionary
+
+  /**
+   * The same stores twice, for V8: a store site keeps one inline cache for the objects it has seen, and every
+   * subclass's objects start from a map of their own, so the one site of a field initialiser saw more maps than it
+   * keeps and went megamorphic (a stub-cache lookup per field, most of what making an object cost). `plain` objects
+   * (ordinary ones, most of a program's) get sites that see their one map.
+   */
+  constructor(plain: boolean) {
+    if (plain) {
+      this.shape = emptyShape
+      this.slot0 = undefined
+      this.slot1 = undefined
+      this.slot2 = undefined
+      this.slot3 = undefined
+      this.rest = NO_SLOTS
+    } else {
+      this.shape = emptyShape
+      this.slot0 = undefined
+      this.slot1 = undefined
+      this.slot2 = undefined
+      this.slot3 = undefined
+      this.rest = NO_SLOTS
+    }
+  }
 
   /** The properties by key in dictionary mode, else undefined. */
   private dictionary(): Dictionary | undefined {
