@@ -15,12 +15,15 @@
  *    count the machine's load does not blur, which group commit (store/postgres/batch.ts) brings below one.
  * 3. The fixed costs (issue 20): start-up (spawn until the first `GET /health` answers 200), `POST /v1/runs
  *    "1 + 1"` latency p50/p99 at one connection, and a run with one webhook call (an answer at once), p50/p99.
+ * With Postgres on Linux, the resume line is followed by the CPU each resume cost the server, its pool's processes
+ * and the Postgres backends (/proc), which the machine's load blurs far less than the latencies.
+ * `BENCH_ONLY=resume` runs start-up and the resume part alone.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { Agent, createServer, request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -30,6 +33,10 @@ const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const RESUMES = Number(process.env["BENCH_RESUMES"] ?? 100)
+/** `BENCH_ONLY=resume`: only start-up and the two resume lines (no throughput rounds), to measure one change quickly. */
+const ONLY_RESUME = process.env["BENCH_ONLY"] === "resume"
+/** Prefix of the bench's database, so helpers sharing a Postgres server can tell theirs apart. */
+const DATABASE_PREFIX = process.env["BENCH_DATABASE_PREFIX"] ?? "codemode_bench"
 const SNAPSHOT_KEY = randomBytes(32).toString("base64")
 const ADMIN_URL = process.env["DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/test"
 
@@ -107,7 +114,7 @@ const transactions = async (env: Record<string, string>): Promise<number | undef
 
 /** A database for the bench: a fresh one on the Postgres server, or undefined (embedded) when none answers. */
 const database = async (): Promise<{ env: Record<string, string>; label: string; drop: () => Promise<void> }> => {
-  const name = `codemode_bench_${Date.now().toString(36)}`
+  const name = `${DATABASE_PREFIX}_${Date.now().toString(36)}`
   try {
     await adminSql(`CREATE DATABASE ${name}`)
     const url = new URL(ADMIN_URL)
@@ -214,6 +221,56 @@ const gateWebhook = async (): Promise<{ url: string; seen: Set<string>; close: (
   }
 }
 
+/** The processes under `pid` (itself included), from /proc. */
+const tree = (pid: number): Array<number> => {
+  const children = (p: number): Array<number> => {
+    try {
+      return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
+    } catch {
+      return []
+    }
+  }
+  return [pid, ...children(pid).flatMap(tree)]
+}
+
+/** CPU milliseconds (user + system) `pid` has used so far, 0 once it has gone. */
+const cpuMs = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * CPU the server (with its pool's processes) and the Postgres backends serving the bench's database have used so
+ * far, by process; undefined without /proc or Postgres. A count the machine's load blurs far less than latencies.
+ */
+const cpu = async (server: number | undefined, env: Record<string, string>): Promise<Map<string, number> | undefined> => {
+  if (server === undefined || !env["DATABASE_URL"] || !existsSync("/proc/self/stat")) return undefined
+  const backends = await sqlOn(env["DATABASE_URL"], "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+  const used = new Map<string, number>()
+  for (const pid of tree(server)) used.set(pid === server ? "server" : `child ${pid}`, cpuMs(pid))
+  for (const row of backends) used.set(`postgres ${row["pid"]}`, cpuMs(Number(row["pid"])))
+  return used
+}
+
+/** CPU per resume (ms) from two `cpu` readings: the server, its pool's processes, and Postgres. */
+const cpuPerResume = (before: Map<string, number> | undefined, after: Map<string, number> | undefined, n: number): string => {
+  if (before === undefined || after === undefined) return ""
+  const sums = { server: 0, children: 0, postgres: 0 }
+  for (const [name, ms] of after) {
+    const used = ms - (before.get(name) ?? 0)
+    if (name === "server") sums.server += used
+    else if (name.startsWith("child")) sums.children += used
+    else sums.postgres += used
+  }
+  const per = (ms: number) => (ms / n).toFixed(2)
+  return `\n  CPU per resume                  server ${per(sums.server)} ms, pool ${per(sums.children)} ms, Postgres ${per(sums.postgres)} ms`
+}
+
 /**
  * Resume latencies (ms) of RESUMES runs suspended mid-call, and the transactions the database (`env`) ended per
  * resume, with the server's background statements; undefined when the server cannot suspend.
@@ -223,7 +280,8 @@ const resumeLatencies = async (
   webhook: { seen: Set<string> },
   program: (i: number) => string,
   env: Record<string, string>,
-): Promise<{ times: Array<number>; transactions: number | undefined } | undefined> => {
+  server?: number,
+): Promise<{ times: Array<number>; transactions: number | undefined; cpu: string } | undefined> => {
   const ids: Array<string> = []
   for (let i = 0; i < RESUMES; i++) {
     const before = webhook.seen.size
@@ -245,14 +303,20 @@ const resumeLatencies = async (
   }
   const times: Array<number> = []
   const before = await transactions(env)
+  const cpuBefore = await cpu(server, env)
   for (const id of ids) {
     const started = performance.now()
     const resumed = await post(`${base}/v1/runs/${id}/resume`, { wait: true })
     times.push(performance.now() - started)
     if (resumed.body?.status !== "succeeded") throw new Error(`resume did not succeed: ${JSON.stringify(resumed.body)}`)
   }
+  const cpuAfter = await cpu(server, env)
   const after = await transactions(env)
-  return { times, transactions: before === undefined || after === undefined ? undefined : (after - before) / ids.length }
+  return {
+    times,
+    transactions: before === undefined || after === undefined ? undefined : (after - before) / ids.length,
+    cpu: cpuPerResume(cpuBefore, cpuAfter, ids.length),
+  }
 }
 
 const perResume = (transactions: number | undefined) => (transactions === undefined ? "" : `   ${transactions.toFixed(2)} transactions per resume`)
@@ -275,43 +339,45 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
     console.log(`  start-up (spawn to /health 200) ${server.startMs.toFixed(0).padStart(7)} ms`)
     const ok = await post(`${server.url}/v1/runs`, { code: "1 + 1" })
     if (ok.body?.result?.value !== 2) throw new Error(`1 + 1 answered ${JSON.stringify(ok.body)}`)
-    const health: Array<number> = []
-    const execute: Array<number> = []
-    let errors = 0
-    let posted = 0
-    const before = await transactions(db.env)
-    for (let round = 0; round < ROUNDS; round++) {
-      const h = await throughput(async () => (await hit(`${server.url}/health`, "GET")) === 200)
-      const e = await throughput(async () => (await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) === 200)
-      health.push(h.rps)
-      execute.push(e.rps)
-      posted += e.done
-      errors += h.errors + e.errors
-    }
-    const after = await transactions(db.env)
-    const [mh, me] = [median(health), median(execute)]
-    console.log(`  GET /health                     ${mh.toFixed(0).padStart(7)} req/s`)
-    console.log(`  POST /v1/runs "1 + 1"           ${me.toFixed(0).padStart(7)} req/s   ratio to /health ${(me / mh).toFixed(3)}${errors ? `  (${errors} errors)` : ""}`)
-    // The count includes the server's own background statements (lease renewal, the sweep), one or two a second.
-    if (before !== undefined && after !== undefined) console.log(`  transactions per POST           ${((after - before) / posted).toFixed(2).padStart(7)}`)
-    const one = await sequential(RESUMES, async () => {
-      if ((await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) !== 200) throw new Error("1 + 1 failed")
-    })
-    console.log(`  POST /v1/runs "1 + 1", 1 conn.  ${latencies(one)}`)
-    const echo = await echoWebhook()
-    try {
-      await fetch(`${server.url}/v1/tools/bench.echo`, {
-        method: "PUT",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ description: "echo", input: {}, output: { type: "string" }, url: echo.url, mode: "idempotent" }),
+    if (!ONLY_RESUME) {
+      const health: Array<number> = []
+      const execute: Array<number> = []
+      let errors = 0
+      let posted = 0
+      const before = await transactions(db.env)
+      for (let round = 0; round < ROUNDS; round++) {
+        const h = await throughput(async () => (await hit(`${server.url}/health`, "GET")) === 200)
+        const e = await throughput(async () => (await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) === 200)
+        health.push(h.rps)
+        execute.push(e.rps)
+        posted += e.done
+        errors += h.errors + e.errors
+      }
+      const after = await transactions(db.env)
+      const [mh, me] = [median(health), median(execute)]
+      console.log(`  GET /health                     ${mh.toFixed(0).padStart(7)} req/s`)
+      console.log(`  POST /v1/runs "1 + 1"           ${me.toFixed(0).padStart(7)} req/s   ratio to /health ${(me / mh).toFixed(3)}${errors ? `  (${errors} errors)` : ""}`)
+      // The count includes the server's own background statements (lease renewal, the sweep), one or two a second.
+      if (before !== undefined && after !== undefined) console.log(`  transactions per POST           ${((after - before) / posted).toFixed(2).padStart(7)}`)
+      const one = await sequential(RESUMES, async () => {
+        if ((await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) !== 200) throw new Error("1 + 1 failed")
       })
-      const called = await sequential(RESUMES, async () => {
-        const r = await post(`${server.url}/v1/runs`, { code: "return await tools.bench.echo({})" })
-        if (r.body?.result?.value !== "ok") throw new Error(`the webhook run answered ${JSON.stringify(r.body)}`)
-      })
-      console.log(`  a run with one webhook call     ${latencies(called)}`)
-    } finally {
-      echo.close()
+      console.log(`  POST /v1/runs "1 + 1", 1 conn.  ${latencies(one)}`)
+      const echo = await echoWebhook()
+      try {
+        await fetch(`${server.url}/v1/tools/bench.echo`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ description: "echo", input: {}, output: { type: "string" }, url: echo.url, mode: "idempotent" }),
+        })
+        const called = await sequential(RESUMES, async () => {
+          const r = await post(`${server.url}/v1/runs`, { code: "return await tools.bench.echo({})" })
+          if (r.body?.result?.value !== "ok") throw new Error(`the webhook run answered ${JSON.stringify(r.body)}`)
+        })
+        console.log(`  a run with one webhook call     ${latencies(called)}`)
+      } finally {
+        echo.close()
+      }
     }
 
     await fetch(`${server.url}/v1/tools/bench.gate`, {
@@ -319,11 +385,11 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ description: "gate", input: {}, url: webhook.url, mode: "idempotent" }),
     })
-    const real = await resumeLatencies(server.url, webhook, (i) => `await tools.bench.gate({ i: ${i} }); return ${i}`, db.env)
+    const real = await resumeLatencies(server.url, webhook, (i) => `await tools.bench.gate({ i: ${i} }); return ${i}`, db.env, server.child.pid)
     console.log(
       real === undefined
         ? "  resume latency (VM)             n/a: the VM cannot suspend yet (issue 5)"
-        : `  resume latency (VM)             ${latencies(real.times)}   (${real.times.length} resumes)${perResume(real.transactions)}`,
+        : `  resume latency (VM)             ${latencies(real.times)}   (${real.times.length} resumes)${perResume(real.transactions)}${real.cpu}`,
     )
   } finally {
     await server.stop()
