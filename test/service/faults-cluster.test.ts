@@ -69,7 +69,7 @@ const settled = (db: Db, id: string, timeoutMs = 30_000) =>
   }, timeoutMs, 100)
 
 const eventsOf = (db: Db, id: string, type: string) =>
-  sqlOn<{ data: Record<string, unknown> }>(db.url, "SELECT data FROM events WHERE run_id = $1 AND type = $2 ORDER BY id", [id, type])
+  sqlOn<{ data: Record<string, unknown> }>(db.url, "SELECT data FROM events WHERE run_id = $1 AND type = $2 ORDER BY seq", [id, type])
 
 /**
  * Completes every started durable call until `done()` says to stop; answers the completions that got a 5xx other

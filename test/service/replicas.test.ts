@@ -114,7 +114,7 @@ describe("two replicas on one database", () => {
     expect(callsFor(run.id).map((c) => c.headers["webhook-id"])).toStrictEqual([`${run.id}:0`, `${run.id}:0`])
     expect(callsFor(run.id).every((c) => c.json.key === `${run.id}:0` && c.body === callsFor(run.id)[0]!.body)).toBe(true)
     expect(await onA.run((c) => c.runs.get({ params: { id: run.id }, query: {} }))).toStrictEqual(done)
-    const events = await sqlOn<{ type: string }>(db.url, "SELECT type FROM events WHERE run_id = $1 ORDER BY id", [run.id])
+    const events = await sqlOn<{ type: string }>(db.url, "SELECT type FROM events WHERE run_id = $1 ORDER BY seq", [run.id])
     expect(events.map((e) => e.type)).toStrictEqual([
       "run.created",
       "call.started",

@@ -213,7 +213,7 @@ describe("live logs", () => {
   it("streams each logged line as an event while the run goes on", async () => {
     const { id, start } = await startOn(a, `console.log("before", 1); const r = await tools.jobs.build({}); console.log("after", r); return r`)
     const logs = async () =>
-      (await sqlOn<{ data: { line: string } }>(db.url, "SELECT data FROM events WHERE run_id = $1 AND type = 'log' ORDER BY id", [id])).map((r) => r.data.line)
+      (await sqlOn<{ data: { line: string } }>(db.url, "SELECT data FROM events WHERE run_id = $1 AND type = 'log' ORDER BY seq", [id])).map((r) => r.data.line)
     await eventually(async () => ((await logs()).length === 1 ? true : undefined))
     expect(await logs()).toStrictEqual(["before 1"])
     await request(b.url, "POST", `/v1/calls/${start.json.key}/complete`, { ok: true, output: 7 })

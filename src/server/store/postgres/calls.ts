@@ -133,7 +133,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         WITH ${beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", owned)}, e AS (
           INSERT INTO events (run_id, type, data, key)
           SELECT e.run_id, e.type, e.data, e.key FROM (${startedEvents(sql)}) e, ${notifying(sql, "events", "e.run_id")}
-          ON CONFLICT (run_id, key) DO NOTHING
+          ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING
         )
         SELECT 1 FROM cb`
       return rows.length > 0
@@ -150,7 +150,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         )
         INSERT INTO events (run_id, type, data, key)
         SELECT run_id, 'call.accepted', ${json({ key, data: data ?? null })}, ${callEventKey("call.accepted", key)} FROM c
-        ON CONFLICT (run_id, key) DO NOTHING`
+        ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING`
     })
 
     const settled = Effect.fnUntraced(function* (runId: string, calls: ReadonlyArray<SettledCall>) {
@@ -161,7 +161,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
         INSERT INTO events (run_id, type, data, key)
         SELECT e.run_id, e.type, e.data, e.key FROM (${events}) e, ${notifying(sql, "events", "e.run_id")}
         ORDER BY e.n, e.o
-        ON CONFLICT (run_id, key) DO NOTHING`
+        ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING`
     })
 
     const journal = Effect.fnUntraced(function* (runId: string, key: string) {
@@ -189,7 +189,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
           ), e AS (
             INSERT INTO events (run_id, type, data, key)
             SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(CANCELLED)}::jsonb), ${settledKey} FROM c
-            ON CONFLICT (run_id, key) DO NOTHING
+            ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING
           )
           SELECT key, path, data FROM c`,
       )
@@ -241,7 +241,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
           ), e AS (
             INSERT INTO events (run_id, type, data, key)
             SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', outcome), ${settledKey} FROM c
-            ON CONFLICT (run_id, key) DO NOTHING
+            ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING
           )
           SELECT DISTINCT run_id FROM c`,
       )
@@ -270,7 +270,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
             ), e AS (
               INSERT INTO events (run_id, type, data, key)
               SELECT run_id, 'call.settled', jsonb_build_object('key', key, 'outcome', ${json(outcome)}::jsonb), ${settledKey} FROM c
-              ON CONFLICT (run_id, key) DO NOTHING
+              ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING
             )
             SELECT run_id, key FROM c`),
           Effect.flatMap(decodeRows(Completed)),

@@ -31,7 +31,7 @@ export const layer: Layer.Layer<EventStore, never, PgClient.PgClient | SqlClient
         INSERT INTO events (run_id, type, data, key)
         SELECT ${runId}, r->>'type', r->'data', r->>'key'
         FROM jsonb_array_elements(${json(rows)}) WITH ORDINALITY AS l(r, n) ORDER BY n
-        ON CONFLICT (run_id, key) DO NOTHING`
+        ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING`
     })
 
     const after = Effect.fnUntraced(function* (runId: string, after: string, limit: number) {

@@ -134,12 +134,13 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
                     ${forkedFrom(run)}, ${run.seal})
             ON CONFLICT (id) DO NOTHING
             RETURNING *
-          ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.created', ${json(createdData(run))} FROM r)
+          ), e AS (INSERT INTO events (run_id, seq, type, data) SELECT id, 1, 'run.created', ${json(createdData(run))} FROM r)
           SELECT ${columns} FROM r`,
       )
     })
 
-    // version 1: the row as `insert` then `finish` leave it. The events go in their order (numbers follow ORDER BY n).
+    // version 1: the row as `insert` then `finish` leave it. A run created here has no events yet, so its events are
+    // numbered here, in their order, not by the trigger (migrations/0014), as `insert` numbers its first.
     const insertEndedOne = Effect.fnUntraced(function* (run: EndedRun) {
       return yield* first(
         yield* sql`
@@ -151,16 +152,17 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (
-            INSERT INTO events (run_id, type, data, key)
-            SELECT r.id, l.e->>'type', l.e->'data', l.e->>'key'
-            FROM r, jsonb_array_elements(${json(endedEvents(run))}) WITH ORDINALITY AS l(e, n) ORDER BY n
+            INSERT INTO events (run_id, seq, type, data, key)
+            SELECT r.id, l.n, l.e->>'type', l.e->'data', l.e->>'key'
+            FROM r, jsonb_array_elements(${json(endedEvents(run))}) WITH ORDINALITY AS l(e, n)
           )
           SELECT ${columns} FROM r`,
       )
     })
 
-    // The same for several runs: each row and its events from one JSON document. A run whose id is taken is
-    // skipped (undefined), as alone.
+    // The same for several runs: each row and its events from one JSON document. A taken id fails the statement,
+    // and batch.ts then stores each run alone, where a taken id is skipped (undefined): a clash is rare, and a plain
+    // insert is cheaper than ON CONFLICT's speculative one (its index probes and a confirm record per row).
     const insertEndedMany = Effect.fnUntraced(function* (runs: ReadonlyArray<EndedRun>) {
       // Only what `json` makes storable alone is made storable here: text the database refuses in the code fails
       // the batch, and that run alone, as it would have failed alone.
@@ -188,12 +190,11 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           SELECT id, tenant, status, code, limits, nullif(tools, 'null'), result, 1, request_hash, seed,
                  nullif(forked_from, 'null'), seal
           FROM given ORDER BY i
-          ON CONFLICT (id) DO NOTHING
           RETURNING *
         ), e AS (
-          INSERT INTO events (run_id, type, data, key)
-          SELECT r.id, l.e->>'type', l.e->'data', l.e->>'key'
-          FROM r JOIN given g ON g.id = r.id, jsonb_array_elements(g.events) WITH ORDINALITY AS l(e, n) ORDER BY g.i, n
+          INSERT INTO events (run_id, seq, type, data, key)
+          SELECT r.id, l.n, l.e->>'type', l.e->'data', l.e->>'key'
+          FROM r JOIN given g ON g.id = r.id, jsonb_array_elements(g.events) WITH ORDINALITY AS l(e, n)
         )
         SELECT ${columns} FROM r`
       const inserted = new Map((yield* rows(raw)).map((r) => [r.id, toRow(r)]))
@@ -260,7 +261,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             ${settles === undefined ? sql`` : sql`${settles.events} UNION ALL`}
             SELECT id AS run_id, NULL::bigint AS n, 0 AS o, ${`run.${status}`}::text AS type, ${json({ owner })}::jsonb AS data, NULL::text AS key FROM r
           ) x ORDER BY x.n NULLS LAST, x.o
-          ON CONFLICT (run_id, key) DO NOTHING
+          ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING
         )
         SELECT ${columns}, (SELECT jsonb_object_agg(c.key, c.location) FROM calls c WHERE c.run_id = r.id AND c.location IS NOT NULL) AS locations
         FROM r, ${notifying(sql, "changed", "r.id")}`
