@@ -31,6 +31,9 @@ import { Execution } from "./execution.ts"
 import { failing, type Saved } from "./running.ts"
 import { failed } from "./views.ts"
 
+/** How often the sweep deletes the checkpoints past their retention, at most. */
+const PRUNE_MS = 60_000
+
 /**
  * The background loops (sweep, lease renewal) log whatever one round ends with, defects included, and go on: a
  * loop that stopped would leave this replica's runs unrenewed and other replicas' runs never taken over.
@@ -211,14 +214,22 @@ export class Ownership extends Context.Service<
           yield* continueRun(row, taken.checkpoint, taken.seal)
         }).pipe(Effect.catch((e) => Effect.logWarning(`could not recover run ${taken.row.id}`, e)))
 
-      // The sweep, on every replica.
+      // The sweep, on every replica: one read says which of its steps have work, so an idle replica makes one
+      // statement a round instead of a transaction for each step.
+      let pruned = -Infinity
       yield* Effect.gen(function* () {
         if (yield* execution.draining) return
-        for (const runId of yield* callStore.expire) yield* notifications.publish({ type: "events", runId })
-        for (const r of yield* store.wakeable(10)) yield* wake(r.id)
-        // Kept states past their retention go; the index on created_at keeps this cheap when none has.
-        yield* store.pruneCheckpoints(config.checkpointRetentionMs)
-        for (let i = 0; i < 10 && !(yield* execution.draining); i++) {
+        const due = yield* store.due(10, yield* execution.ids)
+        if (due.expiring) for (const runId of yield* callStore.expire) yield* notifications.publish({ type: "events", runId })
+        for (const r of due.wakeable) yield* wake(r.id)
+        // Kept states past their retention go, checked once per PRUNE_MS (or per retention, when shorter): a week's
+        // retention needs no statement every second. The index on created_at keeps this cheap when none has.
+        const now = yield* Clock.currentTimeMillis
+        if (now - pruned >= Math.min(PRUNE_MS, config.checkpointRetentionMs)) {
+          pruned = now
+          yield* store.pruneCheckpoints(config.checkpointRetentionMs)
+        }
+        for (let i = 0; due.orphaned && i < 10 && !(yield* execution.draining); i++) {
           const taken = yield* store.takeOver(me, config.leaseMs, yield* execution.ids)
           if (taken === undefined) break
           yield* recover(taken)

@@ -201,6 +201,13 @@ export const CANCELLED = { ok: false, error: { kind: "Cancelled", message: "The 
 
 type E<A> = Effect.Effect<A, SqlError.SqlError>
 
+/** The sweep's work (RunStore.due). */
+export interface Due {
+  readonly wakeable: ReadonlyArray<{ readonly id: string; readonly tenant: string }>
+  readonly expiring: boolean
+  readonly orphaned: boolean
+}
+
 export class RunStore extends Context.Service<
   RunStore,
   {
@@ -267,8 +274,13 @@ export class RunStore extends Context.Service<
     readonly pruneCheckpoints: (ms: number) => E<number>
     /** Atomically takes a suspended run for `owner`. */
     readonly claim: (tenant: string, id: string, owner: string, leaseMs: number) => E<Claimed | undefined>
-    /** Auto-suspended runs something they wait for has happened to (oldest first). */
-    readonly wakeable: (limit: number) => E<ReadonlyArray<{ readonly id: string; readonly tenant: string }>>
+    /**
+     * What the sweep has to do, read in one statement: the auto-suspended runs something they wait for has happened
+     * to (oldest first, at most `limit`), whether a started durable call is past its deadline or heartbeat
+     * (CallStore.expire has work), and whether a running run other than `executing` has an expired lease (takeOver
+     * has work). An idle sweep is then this one read, not a statement for each step.
+     */
+    readonly due: (limit: number, executing: ReadonlyArray<string>) => E<Due>
     /** Atomically takes a woken auto-suspended run for `owner`. */
     readonly claimWoken: (id: string, owner: string, leaseMs: number) => E<Claimed | undefined>
     /**

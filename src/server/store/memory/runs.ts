@@ -21,7 +21,7 @@ import {
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../calls.ts"
 import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type RunRecord, type Tables } from "./database.ts"
-import { recordSettled } from "./calls.ts"
+import { expiring, recordSettled } from "./calls.ts"
 import { registrationsOf } from "./tools.ts"
 
 const toRow = (r: RunRecord, now: number): RunRow => ({
@@ -264,14 +264,19 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           const r = tables.runs.get(id)
           return claimIf(r?.tenant === tenant ? r : undefined, owner, leaseMs, {})
         }),
-      wakeable: (limit) =>
-        Effect.sync(() =>
-          [...tables.runs.values()]
-            .filter((r) => r.status === "suspended" && r.wake)
-            .sort((a, b) => a.updatedAt - b.updatedAt)
-            .slice(0, limit)
-            .map((r) => ({ id: r.id, tenant: r.tenant })),
-        ),
+      due: (limit, executing) =>
+        atomically((now) => {
+          const runs = [...tables.runs.values()]
+          return {
+            wakeable: runs
+              .filter((r) => r.status === "suspended" && r.wake)
+              .sort((a, b) => a.updatedAt - b.updatedAt)
+              .slice(0, limit)
+              .map((r) => ({ id: r.id, tenant: r.tenant })),
+            expiring: [...tables.calls.values()].some((c) => expiring(c, now)),
+            orphaned: runs.some((r) => r.status === "running" && r.leaseExpiresAt !== null && r.leaseExpiresAt < now && !executing.includes(r.id)),
+          }
+        }),
       claimWoken: (id, owner, leaseMs) =>
         Effect.suspend(() => {
           const r = tables.runs.get(id)

@@ -81,6 +81,10 @@ export const settling = (sql: SqlClient.SqlClient, json: Json, runId: string, ca
     FROM sg WHERE sg.c->>'key' IN (SELECT key FROM cb UNION ALL SELECT key FROM cs)`,
 })
 
+/** The started durable calls past their deadline or heartbeat (`expire`; RunStore.due asks whether there are any). */
+export const expiringCalls = (sql: SqlClient.SqlClient) =>
+  sql`state = 'started' AND (deadline_at < now() OR heartbeat_at + heartbeat_ms * interval '1 millisecond' < now())`
+
 export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   CallStore,
   // Long because it is the whole contract over one client: one short member per operation, sharing the
@@ -216,7 +220,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
       return r === undefined ? undefined : { runId: r.run_id, key: r.key, state: r.state }
     })
 
-    const expiring = sql`state = 'started' AND (deadline_at < now() OR heartbeat_at + heartbeat_ms * interval '1 millisecond' < now())`
+    const expiring = expiringCalls(sql)
     const expire = Effect.gen(function* () {
       // The runs are locked first, in id order, as `complete` and an auto-suspend lock theirs: a run suspending
       // while its call times out is woken all the same.

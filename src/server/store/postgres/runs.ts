@@ -29,7 +29,7 @@ import {
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type SettledCall } from "../calls.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
-import { Journal, settling } from "./calls.ts"
+import { expiringCalls, Journal, settling } from "./calls.ts"
 import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
 import { Registered, registrationColumns, registrations } from "./tools.ts"
 
@@ -73,7 +73,11 @@ const Cancelled = Schema.Struct({
   durable: Schema.NullOr(Schema.Array(Schema.Struct({ key: Schema.String, path: Schema.String, data: Schema.Unknown }))),
 })
 const Renewed = Schema.Struct({ id: Schema.String, control: Schema.NullOr(Control) })
-const Wakeable = Schema.Struct({ id: Schema.String, tenant: Schema.String })
+const DueRaw = Schema.Struct({
+  wakeable: Schema.Array(Schema.Struct({ id: Schema.String, tenant: Schema.String })),
+  expiring: Schema.Boolean,
+  orphaned: Schema.Boolean,
+})
 const StatusCount = Schema.Struct({ status: Schema.String, n: Schema.Number })
 const Kept = Schema.Struct({
   seq: Schema.Number,
@@ -401,10 +405,14 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* claimWhere(sql`id = ${id} AND status = 'suspended' AND wake`, owner, leaseMs, { auto: true })
     })
 
-    const wakeable = Effect.fnUntraced(function* (limit: number) {
-      return yield* decodeRows(Wakeable)(
-        yield* sql`SELECT id, tenant FROM runs WHERE status = 'suspended' AND wake ORDER BY updated_at LIMIT ${limit}`,
-      )
+    const due = Effect.fnUntraced(function* (limit: number, executing: ReadonlyArray<string>) {
+      const raw = yield* sql`
+        SELECT
+          (SELECT coalesce(jsonb_agg(jsonb_build_object('id', w.id, 'tenant', w.tenant) ORDER BY w.updated_at), '[]')
+            FROM (SELECT id, tenant, updated_at FROM runs WHERE status = 'suspended' AND wake ORDER BY updated_at LIMIT ${limit}) w) AS wakeable,
+          EXISTS (SELECT 1 FROM calls WHERE ${expiringCalls(sql)}) AS expiring,
+          EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND lease_expires_at < now()${executing.length === 0 ? sql`` : sql` AND id NOT IN ${sql.in(executing)}`}) AS orphaned`
+      return (yield* decodeRows(DueRaw)(raw))[0]!
     })
 
     const takeOver = Effect.fnUntraced(function* (owner: string, leaseMs: number, executing: ReadonlyArray<string>) {
@@ -493,7 +501,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         checkpointState,
         pruneCheckpoints,
         claim,
-        wakeable,
+        due,
         claimWoken,
         takeOver,
         cancel,
