@@ -21,7 +21,6 @@ import { toWire } from "./extension-values.ts"
 import { diagnostic } from "./diagnostic.ts"
 import type { HookServices, Hooks } from "./hooks.ts"
 import { isExtension, type Extension, type ExtensionServices } from "./extension.ts"
-import { installModules } from "./modules.ts"
 import { checkBindings, type Bindings } from "./bindings.ts"
 import { CallLedger } from "./ledger.ts"
 import { validateLimits, type Limits } from "./limits.ts"
@@ -297,10 +296,8 @@ let builtinGlobals: ReadonlySet<string> | undefined
 
 const globalsOfAFreshRealm = (): ReadonlySet<string> => {
   if (builtinGlobals !== undefined) return builtinGlobals
-  const realm = newRealm()
-  installModules(realm)
-  const names = new Set<string>(["tools", "search"])
-  for (const key of realm.globalObject.OwnPropertyKeys()) if (typeof key === "string") names.add(key)
+  const names = new Set<string>()
+  for (const key of newRealm().globalObject.OwnPropertyKeys()) if (typeof key === "string") names.add(key)
   return (builtinGlobals = names)
 }
 

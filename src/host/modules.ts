@@ -45,11 +45,41 @@ const BUILTIN_MODULES: ReadonlyArray<readonly [string, ReadonlyArray<string>]> =
   ["buffer", ["atob", "btoa", "Buffer", "Blob", "File"]],
 ]
 
+/** A module of `exported` built-in globals (those of the realm's global object that it has). */
+const builtinModule = (realm: Realm, exported: ReadonlyArray<string>): JSObject => {
+  const o = new JSObject(realm.ObjectPrototype)
+  for (const global of exported) {
+    const value = realm.globalObject.properties.get(global)?.value
+    if (value !== undefined) o.properties.set(global, Property.data(value))
+  }
+  return o
+}
+
 /**
- * Registers the realm's modules and installs `require` and the import hook. Runs after the extensions' globals
- * are installed (`globals`: their names), in every realm alike.
+ * What every realm has alike: the modules of the built-in globals, `require` and the import hooks. The process's
+ * template realm gets them once (realm-template.ts) and each run's fork twins what it uses.
  */
-export const installModules = (realm: Realm, globals: ReadonlyArray<string> = []): void => {
+export const installBuiltinModules = (realm: Realm): void => {
+  for (const [name, exported] of BUILTIN_MODULES) realm.register(moduleName(name), builtinModule(realm, exported))
+  const require = CreateBuiltinFunction(realm, "codemode.require", REQUIRE, 1, REQUIRE_GLOBAL)
+  realm.register("%codemode.require%", require)
+  realm.globalObject.properties.set(REQUIRE_GLOBAL, Property.data(require, true, false, true))
+  for (const [global, id, impl] of [
+    [IMPORT_HOOK, "codemode.import", IMPORT],
+    [DYNAMIC_IMPORT_HOOK, "codemode.dynamicImport", DYNAMIC_IMPORT],
+  ] as const) {
+    const hook = CreateBuiltinFunction(realm, id, impl, 1, "import")
+    realm.register(`%${id}%`, hook)
+    realm.globalObject.properties.set(global, Property.data(hook, false, false, false))
+  }
+}
+
+/**
+ * Registers a run's modules of its extensions' globals (`globals`: their names, installed already) over the
+ * built-in ones (`installBuiltinModules`): an extension's module of a built-in name replaces that one, and a
+ * built-in module exporting an extension's global (`buffer` with `Buffer`) is made again with it.
+ */
+export const installModules = (realm: Realm, globals: ReadonlyArray<string>): void => {
   for (const name of globals) {
     const value = realm.findIntrinsic(globalName(name))
     if (value === undefined) continue
@@ -61,24 +91,8 @@ export const installModules = (realm: Realm, globals: ReadonlyArray<string> = []
     }
   }
   for (const [name, exported] of BUILTIN_MODULES) {
-    if (realm.findIntrinsic(moduleName(name)) !== undefined) continue
-    const o = new JSObject(realm.ObjectPrototype)
-    for (const global of exported) {
-      const value = realm.globalObject.properties.get(global)?.value
-      if (value !== undefined) o.properties.set(global, Property.data(value))
-    }
-    realm.register(moduleName(name), o)
-  }
-  const require = CreateBuiltinFunction(realm, "codemode.require", REQUIRE, 1, REQUIRE_GLOBAL)
-  realm.register("%codemode.require%", require)
-  realm.globalObject.properties.set(REQUIRE_GLOBAL, Property.data(require, true, false, true))
-  for (const [global, id, impl] of [
-    [IMPORT_HOOK, "codemode.import", IMPORT],
-    [DYNAMIC_IMPORT_HOOK, "codemode.dynamicImport", DYNAMIC_IMPORT],
-  ] as const) {
-    const hook = CreateBuiltinFunction(realm, id, impl, 1, "import")
-    realm.register(`%${id}%`, hook)
-    realm.globalObject.properties.set(global, Property.data(hook, false, false, false))
+    if (realm.ownIntrinsics.has(moduleName(name)) || !exported.some((g) => globals.includes(g))) continue
+    realm.register(moduleName(name), builtinModule(realm, exported))
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * The realm every run gets, on either engine: a fork of the process's template realm (realm-template.ts), the
- * program's clock, the `tools` and `search` globals, the extensions' globals and the modules. A VM realm also gets
+ * The realm every run gets, on either engine: a fork of the process's template realm (realm-template.ts, which
+ * holds `search`, `require` and the built-in modules), the program's clock, the `tools` global, the extensions'
+ * globals and their modules. A VM realm also gets
  * names for every object it holds (snapshot/realm-names.ts), which a snapshot refers to: a resumed run's realm is
  * prepared by this same function, so that the names match. `newRunState` is the rest of a new run's set-up, the
  * same for both engines.
@@ -20,7 +21,6 @@ import type { RunState } from "./run-state.ts"
 import { installModules } from "./modules.ts"
 import { ExtensionRun, installExtensions } from "./sandbox-extensions.ts"
 import { installTools, type ToolsHost } from "./sandbox-tools.ts"
-import { installSearch } from "./search-global.ts"
 import type { ToolIndex } from "./tree.ts"
 
 /** What a runtime puts in each of its realms, fixed by `CodeMode.make`. */
@@ -52,7 +52,6 @@ export const prepareRealm = (
   if (now !== undefined) realm.host = { ...realm.host, now }
   const toolsHost: ToolsHost = { realm, index: setup.index, ledger }
   installTools(toolsHost)
-  installSearch(realm, setup.index, ledger)
   installModules(realm, installExtensions(realm, extensions, ledger))
   if (named) nameReachable(realm)
   return { realm, toolsHost, extensions }

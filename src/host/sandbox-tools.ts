@@ -140,8 +140,22 @@ const build = (host: ToolsHost, node: TreeNode): JSObject => {
   return o
 }
 
-/** Installs `tools` on the global object (writable and configurable like other globals, so a program may shadow it). */
+/** The host of each realm's tools, for what serves every run from the template realm (search-global.ts). */
+const hosts = new WeakMap<Realm, ToolsHost>()
+
+/** The tool index and ledger of the run whose realm this is (its `installTools`). */
+export const toolsHostOf = (realm: Realm): ToolsHost => {
+  const host = hosts.get(realm)
+  if (host === undefined) throw new Error("codemode bug: a realm without tools called a host built-in")
+  return host
+}
+
+/**
+ * Installs `tools` on the global object (writable and configurable like other globals, so a program may shadow it),
+ * and makes `host` the realm's for `toolsHostOf`.
+ */
 export const installTools = (host: ToolsHost): void => {
+  hosts.set(host.realm, host)
   const root = build(host, host.index.root)
   host.realm.globalObject.properties.set(TOOLS_GLOBAL, Property.data(root, true, false, true))
 }

@@ -18,9 +18,8 @@ import { Property } from "../runtime/property.ts"
 import type { Realm } from "../runtime/realm.ts"
 import type { Value } from "../runtime/value.ts"
 import { DataError, fromData, toData, type DataValue } from "./data.ts"
-import type { CallLedger } from "./ledger.ts"
+import { toolsHostOf } from "./sandbox-tools.ts"
 import { search, SearchRequestError, type SearchRequest } from "./search.ts"
-import type { ToolIndex } from "./tree.ts"
 
 export const SEARCH_GLOBAL = "search"
 
@@ -74,28 +73,34 @@ const parseArguments = (args: ReadonlyArray<Value>): SearchRequest => {
   }
 }
 
-export const installSearch = (realm: Realm, index: ToolIndex, ledger: CallLedger): void => {
-  // Registered in the realm as built-ins are, so a saved run refers to them by name (see sandbox-tools.ts).
-  const methods = (["then", "catch", "finally"] as const).map((m) => {
-    const f = CreateBuiltinFunction(realm, `codemode.search.result.${m}`, promiseMethod(m), m === "then" ? 2 : 1, m)
-    realm.register(`%codemode.search.result.${m}%`, f)
-    return [m, f] as const
-  })
-  const impl: NativeImpl = (realm, _this, args) => {
-    const request = parseArguments(args)
-    let page
-    try {
-      page = search(index, request)
-    } catch (e) {
-      if (e instanceof SearchRequestError) return throwTypeError(e.message)
-      throw e
-    }
-    ledger.admit(realm, SEARCH_GLOBAL)
-    const result = fromData(realm, page) as JSObject
-    for (const [name, f] of methods) result.properties.set(name, Property.data(f, true, false, true))
-    return result
+/** The page's `then`, `catch` and `finally`, as registered by `installSearch`. */
+const RESULT_METHODS = ["then", "catch", "finally"] as const
+const methodName = (m: (typeof RESULT_METHODS)[number]): string => `%codemode.search.result.${m}%`
+
+/**
+ * `search` reads the tool index and the ledger of the run whose realm calls it (`toolsHostOf`), so the function is
+ * the same in every realm: the process's template realm holds it (realm-template.ts), and each run's fork twins it.
+ */
+const SEARCH: NativeImpl = (realm, _this, args) => {
+  const request = parseArguments(args)
+  const { index, ledger } = toolsHostOf(realm)
+  let page
+  try {
+    page = search(index, request)
+  } catch (e) {
+    if (e instanceof SearchRequestError) return throwTypeError(e.message)
+    throw e
   }
-  const f = CreateBuiltinFunction(realm, "codemode.search", impl, 2, SEARCH_GLOBAL)
+  ledger.admit(realm, SEARCH_GLOBAL)
+  const result = fromData(realm, page) as JSObject
+  for (const m of RESULT_METHODS) result.properties.set(m, Property.data(realm.intrinsic(methodName(m)), true, false, true))
+  return result
+}
+
+export const installSearch = (realm: Realm): void => {
+  // Registered in the realm as built-ins are, so a saved run refers to them by name (see sandbox-tools.ts).
+  for (const m of RESULT_METHODS) realm.register(methodName(m), CreateBuiltinFunction(realm, `codemode.search.result.${m}`, promiseMethod(m), m === "then" ? 2 : 1, m))
+  const f = CreateBuiltinFunction(realm, "codemode.search", SEARCH, 2, SEARCH_GLOBAL)
   realm.register("%codemode.search%", f)
   realm.globalObject.properties.set(SEARCH_GLOBAL, Property.data(f, true, false, true))
 }

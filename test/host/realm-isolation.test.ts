@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { newRealm } from "../../src/host/realm-template.ts"
-import { createRealm } from "../../src/intrinsics/index.ts"
+import { createHostRealm, newRealm } from "../../src/host/realm-template.ts"
 import type { Realm } from "../../src/runtime/realm.ts"
 import { nameReachable } from "../../src/snapshot/realm-names.ts"
 import { ENGINES, makeFor } from "./engines.ts"
@@ -24,6 +23,8 @@ const FINGERPRINT = `
     return "@" + seen.get(v)
   }
   seen.set(globalThis, "globalThis")
+  // The modules of built-in globals, which only require reaches.
+  for (const m of ["url", "util", "buffer"]) ref(require(m), "require(" + m + ")")
   for (let i = 0; i < queue.length; i++) {
     const [o, path] = queue[i]
     lines.push(path + " proto=" + ref(Object.getPrototypeOf(o), path + ".__proto__") + " ext=" + Object.isExtensible(o) + " frozen=" + Object.isFrozen(o))
@@ -59,6 +60,7 @@ const HOSTILE = [
   `Function.prototype.call = 1; Reflect.apply = null; Symbol.prototype.description = 2`,
   `Object.defineProperty(globalThis, "NaN", { value: 1 })`,
   `delete globalThis.JSON; delete globalThis.Map; globalThis.Set = null`,
+  `require("url").URL = 1; require("util").leak = 2; Object.freeze(require("buffer")); search.x = 1; require.cache = {}`,
   `Array.prototype[Symbol.iterator] = function* () { yield "x" }; Iterator.prototype.map = null`,
   `Object.getPrototypeOf(function* () {}).prototype.next = null`,
   `Object.getPrototypeOf(async () => {}).constructor.x = 1`,
@@ -166,7 +168,7 @@ describe("realm forks", () => {
 
   it("name the template's objects as a realm built afresh and walked for names is named", () => {
     // The template names what the families left unnamed in the walk that seals it; snapshots rely on the names.
-    const fresh = createRealm()
+    const fresh = createHostRealm()
     nameReachable(fresh)
     const names = (realm: Realm) => [...realm.ownIntrinsics].map(([name, o]) => `${name} ${realm.intrinsicNames.get(o)}`)
     expect(names(newRealm().fork!.template.realm)).toEqual(names(fresh))

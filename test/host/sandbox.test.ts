@@ -25,7 +25,7 @@ const setup = (maxToolCalls?: number) => {
   const index = buildIndex({ orders: { lookup }, files: lookup, "files.read": lookup })
   const ledger = new CallLedger("run", maxToolCalls)
   installTools({ realm, index, ledger })
-  installSearch(realm, index, ledger)
+  installSearch(realm)
   const get = (o: JSObject, key: string) => o.lookup(key)?.value
   const tools = get(realm.globalObject, "tools") as JSObject
   const call = (f: Value, ...args: Value[]) => (f as NativeFunction).impl(realm, undefined, args, undefined, f as NativeFunction)
