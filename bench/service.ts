@@ -33,6 +33,7 @@ const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const RESUMES = Number(process.env["BENCH_RESUMES"] ?? 100)
+const RESUME_CONCURRENCY = Number(process.env["BENCH_RESUME_CONCURRENCY"] ?? 1)
 /** `BENCH_ONLY=resume`: only start-up and the two resume lines (no throughput rounds), to measure one change quickly. */
 const ONLY_RESUME = process.env["BENCH_ONLY"] === "resume"
 /** Prefix of the bench's database, so helpers sharing a Postgres server can tell theirs apart. */
@@ -304,12 +305,18 @@ const resumeLatencies = async (
   const times: Array<number> = []
   const before = await transactions(env)
   const cpuBefore = await cpu(server, env)
-  for (const id of ids) {
-    const started = performance.now()
-    const resumed = await post(`${base}/v1/runs/${id}/resume`, { wait: true })
-    times.push(performance.now() - started)
-    if (resumed.body?.status !== "succeeded") throw new Error(`resume did not succeed: ${JSON.stringify(resumed.body)}`)
-  }
+  // BENCH_RESUME_CONCURRENCY clients resume at once (1: one after another), each taking the next suspended run.
+  const queue = [...ids]
+  await Promise.all(
+    Array.from({ length: RESUME_CONCURRENCY }, async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        const started = performance.now()
+        const resumed = await post(`${base}/v1/runs/${id}/resume`, { wait: true })
+        times.push(performance.now() - started)
+        if (resumed.body?.status !== "succeeded") throw new Error(`resume did not succeed: ${JSON.stringify(resumed.body)}`)
+      }
+    }),
+  )
   const cpuAfter = await cpu(server, env)
   const after = await transactions(env)
   return {
@@ -389,7 +396,7 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
     console.log(
       real === undefined
         ? "  resume latency (VM)             n/a: the VM cannot suspend yet (issue 5)"
-        : `  resume latency (VM)             ${latencies(real.times)}   (${real.times.length} resumes)${perResume(real.transactions)}${real.cpu}`,
+        : `  resume latency (VM)             ${latencies(real.times)}   (${real.times.length} resumes${RESUME_CONCURRENCY > 1 ? `, ${RESUME_CONCURRENCY} at once` : ""})${perResume(real.transactions)}${real.cpu}`,
     )
   } finally {
     await server.stop()
