@@ -288,8 +288,30 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
   const { CodeMode } = library
   const refused = (e: CodeMode.SuspendError) => new SuspendRefused({ reason: "Blocked", detail: e.message, calls: e.calls })
 
-  const adapt = (vm: CodeMode.Program<never>): Program => ({
-    run: vm.run().pipe(
+  /**
+   * Where the program made each call, from the library's `onCall` (which hears it before the tool runs) until its
+   * binding reads it: one per program, registered by run id while it runs, since its runtime's tools may serve
+   * other runs too (`runtimeFor`) and find it by the call's key (`<runId>:<callId>`).
+   */
+  const programSites = new Map<string, Map<string, CallLocation>>()
+  const callSites = (runId: string) => {
+    const sites = new Map<string, CallLocation>()
+    return {
+      onCall: (call: CodeMode.AdmittedCall) => void (call.location !== undefined && sites.set(call.key, call.location)),
+      enter: Effect.sync(() => void programSites.set(runId, sites)),
+      leave: Effect.sync(() => void (programSites.get(runId) === sites && programSites.delete(runId))),
+    }
+  }
+  type CallSites = ReturnType<typeof callSites>
+  const locate = (key: string): CallLocation | undefined => {
+    const sites = programSites.get(key.slice(0, key.lastIndexOf(":")))
+    const location = sites?.get(key)
+    sites?.delete(key)
+    return location
+  }
+
+  const adapt = (vm: CodeMode.Program<never>, sites: CallSites): Program => ({
+    run: Effect.andThen(sites.enter, vm.run()).pipe(
       // The library's Result is the API's Result (test/service/vm.test.ts runs real programs through this port).
       Effect.map((o): Outcome =>
         o.ok === "suspended" ? { ok: "suspended", state: CodeMode.toBytes(o.state), ...journalPosition(o.state.run) } : (o as Result),
@@ -302,6 +324,7 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
           toolCalls: [],
         }),
       ),
+      Effect.ensuring(sites.leave),
     ),
     // The library leaves a waiting suspend interrupted when the run ended without an outcome (a cancel won the
     // race): for the service that run has ended, which `suspend` and `checkpoint` answer without effect.
@@ -315,80 +338,78 @@ export const fromLibrary = (library: Library, options: { readonly snapshotKey?: 
   })
 
   /**
-   * Where the program made each call, from the library's `onCall` (which hears it before the tool runs) until its
-   * binding reads it: one per program, shared by its runtime's tools and its observer.
+   * The runtimes made for a set of bindings, kept while the caller passes that same array again (an isolation
+   * child binds each set of tools once: child.ts), by namespaces and limits: a runtime serves any number of runs,
+   * each in a realm of its own, and making one per run (its tool tree, validators, catalog and search index) grew
+   * with every tool: with ten, more than half of a `1 + 1` run's instructions in a child.
    */
-  const callSites = () => {
-    const sites = new Map<string, CallLocation>()
-    return {
-      onCall: (call: CodeMode.AdmittedCall) => void (call.location !== undefined && sites.set(call.key, call.location)),
-      locate: (key: string) => {
-        const location = sites.get(key)
-        sites.delete(key)
-        return location
-      },
+  const runtimes = new WeakMap<ReadonlyArray<ToolBinding>, Map<string, CodeMode.VmRuntime>>()
+  const MAX_RUNTIMES_PER_BINDINGS = 4
+  const runtimeFor = (spec: { tools: ReadonlyArray<ToolBinding>; namespaces: ReadonlyArray<NamespaceBinding> }, limits?: Limits) => {
+    let made = runtimes.get(spec.tools)
+    if (made === undefined) runtimes.set(spec.tools, (made = new Map()))
+    const key = JSON.stringify([spec.namespaces, limits ?? null])
+    let runtime = made.get(key)
+    if (runtime === undefined) {
+      runtime = CodeMode.make({
+        engine: "vm",
+        ...(limits === undefined ? {} : { limits }),
+        ...(options.snapshotKey === undefined ? {} : { snapshotKey: options.snapshotKey }),
+        tools: toolTree(library, spec.tools, spec.namespaces, true, locate),
+      }) as CodeMode.VmRuntime
+      if (made.size >= MAX_RUNTIMES_PER_BINDINGS) made.delete(made.keys().next().value!)
+      made.set(key, runtime)
     }
+    return runtime
   }
-  type CallSites = ReturnType<typeof callSites>
-
-  const runtimeFor = (
-    spec: { tools: ReadonlyArray<ToolBinding>; namespaces: ReadonlyArray<NamespaceBinding> },
-    sites: CallSites,
-    limits?: Limits,
-  ) =>
-    CodeMode.make({
-      engine: "vm",
-      ...(limits === undefined ? {} : { limits }),
-      ...(options.snapshotKey === undefined ? {} : { snapshotKey: options.snapshotKey }),
-      tools: toolTree(library, spec.tools, spec.namespaces, true, sites.locate),
-    }) as CodeMode.VmRuntime
 
   const seeded = (seed: string | undefined) => (seed === undefined ? {} : { seed })
   const observer = (onLog: OnLog | undefined, sites: CallSites) => ({ onCall: sites.onCall, ...(onLog === undefined ? {} : { onLog }) })
 
   const program = (spec: ProgramSpec): Effect.Effect<Program> =>
     Effect.sync(() => {
-      const sites = callSites()
-      return adapt(runtimeFor(spec, sites, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...seeded(spec.seed), ...observer(spec.onLog, sites) }))
+      const sites = callSites(spec.runId)
+      return adapt(runtimeFor(spec, spec.limits).program(spec.code, undefined, { runId: spec.runId, ...seeded(spec.seed), ...observer(spec.onLog, sites) }), sites)
     })
 
   // A resumed run keeps the limits it was saved with (spec), so none are passed here. Its state is checked when it
   // runs: a state that cannot be resumed fails the run with the SnapshotError's message, or replays the run.
   const resume = (spec: ResumeSpec): Effect.Effect<Program, SnapshotInvalid> => {
     const fork = spec.fork
-    const sites = callSites()
+    const sites = callSites(spec.runId)
     if (fork !== undefined) {
       // The library checks the outcomes (and their keys against the state) as it makes the program.
       return Effect.try({
         try: () =>
           adapt(
-            runtimeFor(spec, sites).fork(spec.state, {
+            runtimeFor(spec).fork(spec.state, {
               runId: spec.runId,
               outcomes: fork.outcomes,
               ...(fork.limits === undefined ? {} : { limits: fork.limits }),
               ...observer(spec.onLog, sites),
             }),
+            sites,
           ),
         catch: (e) => new SnapshotInvalid({ detail: messageOf(e) }),
       })
     }
     return Effect.sync(() => {
-      const resumed = runtimeFor(spec, sites).resume(spec.state, observer(spec.onLog, sites))
+      const resumed = runtimeFor(spec).resume(spec.state, observer(spec.onLog, sites))
       const replay = spec.replay
-      if (replay === undefined) return adapt(resumed)
+      if (replay === undefined) return adapt(resumed, sites)
       let current = resumed
       const run = resumed.run().pipe(
         Effect.catch((e) => {
           if (!(e instanceof CodeMode.SnapshotError)) return Effect.fail(e)
           // A state that is not signed with this service's key was altered (or forged): it is refused, never replayed.
           if (options.snapshotKey !== undefined && forged(e)) return Effect.fail(e)
-          current = runtimeFor(spec, sites, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...seeded(replay.seed), ...observer(spec.onLog, sites) })
+          current = runtimeFor(spec, replay.limits).program(replay.code, undefined, { runId: spec.runId, ...seeded(replay.seed), ...observer(spec.onLog, sites) })
           return Effect.logWarning(`run ${spec.runId}: its saved state cannot be resumed (${e.message}); replaying it from its code`).pipe(
             Effect.andThen(current.run()),
           )
         }),
       )
-      return adapt({ run: () => run, suspend: (o) => Effect.suspend(() => current.suspend(o)), checkpoint: (o) => Effect.suspend(() => current.checkpoint(o)) })
+      return adapt({ run: () => run, suspend: (o) => Effect.suspend(() => current.suspend(o)), checkpoint: (o) => Effect.suspend(() => current.checkpoint(o)) }, sites)
     })
   }
 

@@ -4,6 +4,7 @@
  * here is trusted to stay alive: when a program exhausts this process's heap, V8 aborts it, and the service fails
  * or retries the runs it hosted.
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { type CallContext, type Checkpoint, fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
@@ -37,30 +38,55 @@ if (!process.connected) process.exit(0)
 let nextCall = 0
 const pendingCalls = new Map<number, (effect: Effect.Effect<unknown, Error>) => void>()
 
-/** A call performed by the service; interrupting it here interrupts it there. */
-const remote = (runId: string, path: string, op: CallOp, input: unknown, context: CallContext): Effect.Effect<unknown, Error> =>
-  Effect.callback<unknown, Error>((resume) => {
-    const id = ++nextCall
-    pendingCalls.set(id, resume)
-    send({ type: "call", runId, id, path, op, input, key: context.key, ...(context.location === undefined ? {} : { location: context.location }) })
-    return Effect.sync(() => {
-      if (pendingCalls.delete(id)) send({ type: "abort", id })
-    })
-  })
+/**
+ * The run whose fiber this is, and its calls' fibers (forked from it): the bindings of a set of tools serve every
+ * run given those tools, so a call learns its run here. Not from its key: a fork's durable calls carry the keys of
+ * the run it was forked from.
+ */
+const CurrentRun = Context.Reference<string>("codemode/server/isolation/CurrentRun", { defaultValue: () => "" })
 
-const bindings = (runId: string, tools: ReadonlyArray<ToolSpec>): Array<ToolBinding> =>
+/** A call performed by the service for the current run; interrupting it here interrupts it there. */
+const remote = (path: string, op: CallOp, input: unknown, context: CallContext): Effect.Effect<unknown, Error> =>
+  Effect.flatMap(Effect.service(CurrentRun), (runId) =>
+    Effect.callback<unknown, Error>((resume) => {
+      const id = ++nextCall
+      pendingCalls.set(id, resume)
+      send({ type: "call", runId, id, path, op, input, key: context.key, ...(context.location === undefined ? {} : { location: context.location }) })
+      return Effect.sync(() => {
+        if (pendingCalls.delete(id)) send({ type: "abort", id })
+      })
+    }),
+  )
+
+const bind = (tools: ReadonlyArray<ToolSpec>): ReadonlyArray<ToolBinding> =>
   tools.map((t): ToolBinding => {
     const shape = { path: t.path, description: t.description, input: t.input, output: t.output }
     return t.mode === "durable"
       ? {
           ...shape,
           mode: "durable",
-          start: (input, context) => remote(runId, t.path, "start", input, context),
-          wait: ({ key }) => remote(runId, t.path, "wait", undefined, { key }),
-          cancel: ({ key }) => Effect.ignore(remote(runId, t.path, "cancel", undefined, { key })),
+          start: (input, context) => remote(t.path, "start", input, context),
+          wait: ({ key }) => remote(t.path, "wait", undefined, { key }),
+          cancel: ({ key }) => Effect.ignore(remote(t.path, "cancel", undefined, { key })),
         }
-      : { ...shape, mode: t.mode, call: (input, context) => remote(runId, t.path, "call", input, context) }
+      : { ...shape, mode: t.mode, call: (input, context) => remote(t.path, "call", input, context) }
   })
+
+/**
+ * The bindings of each set of tools runs were given lately, the same array for the same tools: the executor keeps
+ * the runtime it makes for them (executor.ts `runtimeFor`) instead of making one per run.
+ */
+const bound = new Map<string, ReadonlyArray<ToolBinding>>()
+const MAX_BOUND = 16
+const bindings = (tools: ReadonlyArray<ToolSpec>): ReadonlyArray<ToolBinding> => {
+  const key = JSON.stringify(tools)
+  let made = bound.get(key)
+  if (made === undefined) {
+    if (bound.size >= MAX_BOUND) bound.delete(bound.keys().next().value!)
+    bound.set(key, (made = bind(tools)))
+  }
+  return made
+}
 
 interface Hosted {
   program: Program | undefined
@@ -75,7 +101,7 @@ const host = (runId: string, make: Effect.Effect<Program, { readonly message: st
   runs.set(runId, hosted)
   hosted.fiber = Effect.runFork(
     make.pipe(
-      Effect.flatMap((program) => ((hosted.program = program), program.run)),
+      Effect.flatMap((program) => ((hosted.program = program), Effect.provideService(program.run, CurrentRun, runId))),
       Effect.catch((e) => Effect.succeed(failed(e.message))),
       Effect.flatMap((outcome) => Effect.sync(() => send({ type: "outcome", runId, outcome }))),
       Effect.ensuring(Effect.sync(() => runs.delete(runId))),
@@ -105,12 +131,12 @@ const receive = (message: ToChild): void => {
     case "start": {
       const { runId, code, limits, seed, tools, namespaces } = message
       const onLog = message.log ? (line: string, index: number) => send({ type: "log", runId, line, index }) : undefined
-      return host(runId, executor.program({ runId, code, limits, seed, tools: bindings(runId, tools), namespaces, onLog }))
+      return host(runId, executor.program({ runId, code, limits, seed, tools: bindings(tools), namespaces, onLog }))
     }
     case "resume": {
       const { runId, state, replay, fork, tools, namespaces } = message
       const onLog = message.log ? (line: string, index: number) => send({ type: "log", runId, line, index }) : undefined
-      return host(runId, executor.resume({ runId, state, replay, fork, tools: bindings(runId, tools), namespaces, onLog }))
+      return host(runId, executor.resume({ runId, state, replay, fork, tools: bindings(tools), namespaces, onLog }))
     }
     case "reply": {
       const resume = pendingCalls.get(message.id)
