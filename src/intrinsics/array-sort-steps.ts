@@ -114,17 +114,35 @@ export class SortSteps extends StepTask {
   }
 
   protected advance(v: Value): Step {
-    if (this.at === At.Merge && typeof v === "number" && !this.converting) {
-      // Most answers are a comparator's number for a merge that goes on: that step alone, without the dispatch.
-      // (NaN is 0 here, as 0 < 0 and NaN < 0 are both false.)
-      const src = this.src
-      let i = this.i
-      let j = this.j
-      this.dst[this.k++] = v < 0 ? src[j++] : src[i++]
-      this.i = i
-      this.j = j
-      if (i < this.pairMid && j < this.pairHi) return (this.call as CallbackRequest).with2(src[j], src[i])
-      return this.loop(this.mergeStep())
+    if (typeof v === "number" && !this.converting) {
+      // Most answers are a comparator's number for a merge or a binary insertion that goes on (two thirds and a
+      // third of a long sort's comparisons): that step alone, without the dispatch. (NaN is 0 here, as 0 < 0 and
+      // NaN < 0 are both false.)
+      const at = this.at
+      if (at === At.Merge) {
+        const src = this.src
+        let i = this.i
+        let j = this.j
+        this.dst[this.k++] = v < 0 ? src[j++] : src[i++]
+        this.i = i
+        this.j = j
+        if (i < this.pairMid && j < this.pairHi) return (this.call as CallbackRequest).with2(src[j], src[i])
+        return this.loop(this.mergeStep())
+      }
+      if (at === At.Insert) {
+        let left = this.left
+        let right = this.right
+        if (v < 0) right = this.mid
+        else left = this.mid + 1
+        this.left = left
+        this.right = right
+        if (left < right) {
+          const mid = left + ((right - left) >> 1)
+          this.mid = mid
+          return (this.call as CallbackRequest).with2(this.pivot, this.items[mid])
+        }
+        return this.loop(this.insertStep())
+      }
     }
     if (this.at === At.WriteBack) return this.finish(v)
     return this.loop(this.at === At.Start ? this.startRun() : this.answered(v))
