@@ -29,13 +29,6 @@ import { CreateIdx, GetIdx, GetPresent, nextPresentIndex, peekIdx, prevPresentIn
  */
 const MAX_RESERVE = 1 << 16
 
-/**
- * filter's room reserved up front, at most: a host array of more than ~16k elements is a V8 large object (an mmap
- * of its own, a page fault per 4 KiB written, an munmap when collected), a cost per array that reserving for every
- * element O stores paid even for a filter that keeps a few. Past this, `kept` grows as any host array does.
- */
-const MAX_KEPT_RESERVE = 16000
-
 /** The elements O stores below len: what map's result will store (O's holes stay holes in it). */
 const storedLength = (O: JSObject, len: number): number => (O instanceof ArrayObject && O.elements !== null ? Math.min(len, O.elements.length) : 0)
 
@@ -62,8 +55,8 @@ export class ElementLoop extends StepTask {
   private to = 0
   /**
    * filter into an array no program code can reach before the loop returns it: the elements kept so far, A's
-   * storage at the end. Room for every element O stores from the start, up to MAX_KEPT_RESERVE: growing it one
-   * element at a time copied it ~20 times.
+   * storage at the end. Room for every element O stores from the start: growing it one element at a time copied
+   * it ~20 times.
    */
   private readonly kept: Value[] | undefined
   /** reduce: the accumulator, once there is one. */
@@ -97,7 +90,7 @@ export class ElementLoop extends StepTask {
     const A = options.A
     this.A = A
     if (A instanceof ArrayObject) A.reserve(kind === "map" ? storedLength(O, len) : kind === "from" ? Math.min(len, MAX_RESERVE) : 0)
-    this.kept = kind === "filter" && options.unreachable === true ? new Array<Value>(Math.min(storedLength(O, len), MAX_KEPT_RESERVE)) : undefined
+    this.kept = kind === "filter" && options.unreachable === true ? new Array<Value>(storedLength(O, len)) : undefined
     this.descending = options.descending === true
     this.throughHoles = kind === "find" || kind === "findIndex" || kind === "from"
     this.k = this.descending ? len - 1 : 0
