@@ -32,7 +32,6 @@ import type { LoopEvent } from "./run-state.ts"
 import { buildIndex, type ToolEntry, type ToolTree, type TreeServices } from "./tree.ts"
 import { roundtripMode } from "./roundtrip.ts"
 import { hostClasses } from "./snapshot-classes.ts"
-import { randomSeed } from "./random-seed.ts"
 import { makeVmEntryPoints, type VmEntryPoints } from "./vm-program.ts"
 import { prepareVmRealm, type VmContext } from "./vm-session.ts"
 import { makeRegistry } from "../snapshot/registry.ts"
@@ -228,7 +227,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const d = checked.diagnostic
           return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))
         }
-        const state = newRunState(setup, limits, crypto.randomUUID(), values, () => clock.currentTimeMillisUnsafe(), options.seed ?? randomSeed(), false)
+        const state = newRunState(setup, limits, crypto.randomUUID(), values, () => clock.currentTimeMillisUnsafe(), options.seed, false)
         const realm = state.realm
         let interpreter: Interpreter
         try {

@@ -67,7 +67,7 @@ export const newRunState = (
   runId: string,
   bindings: ReadonlyArray<readonly [string, DataValue]>,
   now: () => number,
-  seed: string,
+  seed: string | undefined,
   named: boolean,
 ): RunState => {
   const ledger = new CallLedger(runId, limits.maxToolCalls)

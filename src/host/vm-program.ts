@@ -14,7 +14,6 @@
  * - `run()` of a resumed program fails with `SnapshotError` when its state is malformed, from another build, or
  *   needs extensions this runtime lacks.
  */
-import { randomSeed } from "./random-seed.ts"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -147,8 +146,8 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
     const values = checkBindings(bindings)
     const runId = options?.runId ?? crypto.randomUUID()
     if (typeof runId !== "string" || runId === "") throw new TypeError("runId must be a non-empty string")
-    const seed = options?.seed ?? ctx.seed ?? randomSeed()
-    if (typeof seed !== "string" || seed === "") throw new TypeError("seed must be a non-empty string")
+    const seed = options?.seed ?? ctx.seed
+    if (seed !== undefined && (typeof seed !== "string" || seed === "")) throw new TypeError("seed must be a non-empty string")
     return new ProgramImpl(ctx, (now) => {
       const checked = checkCached(code)
       if (!checked.ok) {

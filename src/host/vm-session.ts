@@ -67,7 +67,7 @@ export const newSession = (
   runId: string,
   bindings: ReadonlyArray<readonly [string, DataValue]>,
   now: () => number,
-  seed: string,
+  seed: string | undefined,
 ): Session => {
   const run = newRunState(ctx, ctx.limits, runId, bindings, now, seed, true)
   return { ...run, source: program.source, program, vm: new Vm(run.realm, program, compileForVm(program)) }
