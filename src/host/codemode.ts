@@ -32,6 +32,7 @@ import type { LoopEvent } from "./run-state.ts"
 import { buildIndex, type ToolEntry, type ToolTree, type TreeServices } from "./tree.ts"
 import { roundtripMode } from "./roundtrip.ts"
 import { hostClasses } from "./snapshot-classes.ts"
+import { checkSeed } from "./random-seed.ts"
 import { makeVmEntryPoints, type VmEntryPoints } from "./vm-program.ts"
 import { prepareVmRealm, type VmContext } from "./vm-session.ts"
 import { makeRegistry } from "../snapshot/registry.ts"
@@ -159,6 +160,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
 ): Runtime<TreeServices<T> | HookServices<H> | ExtensionServices<X>> => {
   const limits = validateLimits(options.limits)
   const snapshotKey = options.snapshotKey === undefined ? undefined : checkSnapshotKey(options.snapshotKey)
+  const seed = checkSeed(options.seed)
   validateHooks(options.hooks)
   const extensions = validateExtensions(options.extensions)
   if (options.engine !== undefined && options.engine !== "legacy" && options.engine !== "vm") {
@@ -194,7 +196,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
       sliceSteps: internal.sliceSteps ?? SLICE_STEPS,
       snapshotKey,
       memoryBaseline: () => (baseline ??= measureHeap([ctx.pristine()])),
-      seed: options.seed,
+      seed,
     }
     const entryPoints = makeVmEntryPoints(ctx)
     const runtime: VmRuntime<unknown> = {
@@ -227,7 +229,7 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
           const d = checked.diagnostic
           return Effect.succeed(fail(diagnostic(d.kind, d.message, d.location ? { location: d.location } : undefined), emptyParts))
         }
-        const state = newRunState(setup, limits, crypto.randomUUID(), values, () => clock.currentTimeMillisUnsafe(), options.seed, false)
+        const state = newRunState(setup, limits, crypto.randomUUID(), values, () => clock.currentTimeMillisUnsafe(), seed, false)
         const realm = state.realm
         let interpreter: Interpreter
         try {

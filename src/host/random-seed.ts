@@ -14,6 +14,16 @@ const pool = new Uint32Array(256)
 let next = pool.length
 
 /**
+ * `make`'s `seed`: a non-empty string, or none (undefined, or null as JavaScript callers write "none"); anything else
+ * is a TypeError at `make`, as a bad option is, not a failure of each run.
+ */
+export const checkSeed = (seed: unknown): string | undefined => {
+  if (seed === undefined || seed === null) return undefined
+  if (typeof seed !== "string" || seed === "") throw new TypeError("seed must be a non-empty string")
+  return seed
+}
+
+/**
  * Seeds the realm's Math.random: from `seed`, a host-chosen non-empty string, or with fresh random words when
  * there is none.
  */

@@ -21,6 +21,14 @@ describe.each(ENGINES)("Math.random (%s)", (engine) => {
     expect(a).toEqual(b)
     expect(a).not.toEqual(c)
   })
+
+  it("takes a null seed as none, and refuses any other non-string at make", async () => {
+    const rt = makeFor(engine)({ seed: null as unknown as string })
+    const [a, b] = [await Effect.runPromise(rt.execute(draws)), await Effect.runPromise(rt.execute(draws))]
+    expect(a.ok && b.ok).toBe(true)
+    expect(a.ok && a.value).not.toEqual(b.ok && b.value)
+    for (const seed of ["", 5, {}]) expect(() => makeFor(engine)({ seed: seed as unknown as string })).toThrow(new TypeError("seed must be a non-empty string"))
+  })
 })
 
 describe("Math.random on the VM", () => {
