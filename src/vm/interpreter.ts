@@ -182,22 +182,9 @@ export function runFrame(m: Machine, entry: Frame): void {
           break
         }
 
-        case 12 satisfies typeof Op.LoadReg: {
-          const v = regs[bc[pc++] as number]
-          // `a - b`, `acc + x` on two numbers in registers (all of a comparator's or a reducer's body): both loads
-          // and the operator in one dispatch.
-          if (bc[pc] === Op.LoadReg && typeof v === "number") {
-            const w = regs[bc[pc + 1] as number]
-            const next = bc[pc + 2] as Opcode
-            if (typeof w === "number" && next >= Op.Add && next <= Op.BitXor) {
-              regs[sp++] = next === Op.Sub ? v - w : next === Op.Add ? v + w : numberOp(next, v, w)
-              pc += 3
-              break
-            }
-          }
-          regs[sp++] = v
+        case 12 satisfies typeof Op.LoadReg:
+          regs[sp++] = regs[bc[pc++] as number]
           break
-        }
         case 13 satisfies typeof Op.LoadRegChecked: {
           const v = regs[bc[pc++] as number]
           const name = bc[pc++] as number
