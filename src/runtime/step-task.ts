@@ -47,6 +47,28 @@ export abstract class StepTask {
     return this.run(v as Value)
   }
 
+  /**
+   * `next(v)` for an engine that runs the loop's callbacks itself: the request `advance` makes from `v`, without
+   * the IteratorResult around it; undefined when there is none (the Task finished, or a delegated Task made the
+   * request), and then `last` is what `next(v)` would have returned.
+   */
+  nextRequest(v: Value): EngineRequest | undefined {
+    const sub = this.sub
+    if (sub !== undefined) {
+      this.afterSub(sub.next(v))
+      return undefined
+    }
+    const s = this.advance(v)
+    if (!isMarker(s)) return s
+    if (s === FINISHED) this.done()
+    return undefined
+  }
+
+  /** The IteratorResult of the last step (see nextRequest). */
+  get last(): IteratorResult<EngineRequest, Value> {
+    return this.step as IteratorResult<EngineRequest, Value>
+  }
+
   throw(e: unknown): IteratorResult<EngineRequest, Value> {
     const sub = this.sub
     if (sub === undefined) throw e

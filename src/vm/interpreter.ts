@@ -605,7 +605,7 @@ export function runFrame(m: Machine, entry: Frame): void {
           const kind = frame.kind
           if (kind === FrameKind.Normal && caller !== undefined && caller.task !== undefined) {
             // A callback returns to the built-in that called it, which runs on to its next call in place.
-            const next = m.returnToNative(v)
+            const next = m.returnToNative(frame, caller, v)
             if (next === undefined) return
             frame = next
             code = frame.code as CodeObject

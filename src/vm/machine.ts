@@ -259,21 +259,33 @@ export class Machine {
   }
 
   /**
-   * The top script frame, an ordinary call made by the native frame below it, returns `v`: the built-in's Task goes
-   * on to its next request at once. Returns the script frame now on top when the caller may run it in place (the
-   * next callback of a `map`, or the frame that called the built-in once it is done), else undefined.
+   * The top script frame, `frame`, an ordinary call made by `native`, the native frame below it, returns `v`: the
+   * built-in's Task goes on to its next request at once. Returns the script frame now on top when the caller may run
+   * it in place (the next callback of a `map`, or the frame that called the built-in once it is done), else undefined.
    */
-  returnToNative(v: Value): Frame | undefined {
-    const frames = this.frames
-    const frame = frames[frames.length - 1] as Frame
-    const native = frames[frames.length - 2] as Frame
+  returnToNative(frame: Frame, native: Frame, v: Value): Frame | undefined {
     const task = native.task
-    if (task instanceof StepTask && frame.args === undefined) return this.nextCallback(frame, native, task, v)
-    frames.pop()
+    if (frame.args === undefined && (task === this.loopTask || task instanceof StepTask)) return this.nextCallback(frame, native, task as StepTask, v)
+    this.frames.pop()
     this.returned(frame)
     native.resumeValue = v
     this.stepNative(native)
     return this.scriptOnTop()
+  }
+
+  /**
+   * The StepTask and the request of the callback nextCallback ran last: seen again (the next comparison of a sort),
+   * they are known without an `instanceof` each, which was the largest single cost of a comparator call.
+   */
+  private loopTask: StepTask | undefined = undefined
+  private loopCall: CallbackRequest | undefined = undefined
+
+  /** A built-in's Task has ended: the Machine must not keep it (and the arrays it holds) alive. */
+  private endLoop(): void {
+    if (this.loopTask !== undefined) {
+      this.loopTask = undefined
+      this.loopCall = undefined
+    }
   }
 
   /**
@@ -282,34 +294,42 @@ export class Machine {
    */
   private nextCallback(frame: Frame, native: Frame, task: StepTask, v: Value): Frame | undefined {
     const frames = this.frames
-    let r: IteratorResult<EngineRequest, Value>
+    let req: EngineRequest | undefined
     try {
-      r = task.next(v)
+      req = task.nextRequest(v)
     } catch (e) {
       frames.length -= 2
+      this.endLoop()
       this.returned(frame)
       this.throwInto(toThrowCompletion(this.realm, e))
       return this.scriptOnTop()
     }
-    if (r.done !== true) {
-      const req = r.value
-      this.steps--
-      if (req instanceof CallbackRequest && req.f === frame.func) {
-        this.rerun(frame, req.f as ScriptFunction, req.thisArg, req.argv, 0, req.argc)
-        return this.steps > 0 ? frame : undefined
+    if (req === undefined) {
+      const r = task.last
+      if (r.done === true) {
+        frames.length -= 2
+        this.spare = undefined
+        this.endLoop()
+        if (!native.discardResult) this.deliver(r.value)
+        return this.scriptOnTop()
       }
-      frames.pop()
-      this.returned(frame)
-      try {
-        this.request(req)
-      } catch (e) {
-        native.resumeThrow = toThrowCompletion(this.realm, e)
-      }
-      return this.scriptOnTop()
+      req = r.value
     }
-    frames.length -= 2
-    this.spare = undefined
-    if (!native.discardResult) this.deliver(r.value)
+    this.steps--
+    if ((req === this.loopCall || req instanceof CallbackRequest) && (req as CallbackRequest).f === frame.func) {
+      const call = req as CallbackRequest
+      if (this.loopCall !== call) this.loopCall = call
+      if (this.loopTask !== task) this.loopTask = task
+      this.rerun(frame, call.f as ScriptFunction, call.thisArg, call.argv, 0, call.argc)
+      return this.steps > 0 ? frame : undefined
+    }
+    frames.pop()
+    this.returned(frame)
+    try {
+      this.request(req)
+    } catch (e) {
+      native.resumeThrow = toThrowCompletion(this.realm, e)
+    }
     return this.scriptOnTop()
   }
 
@@ -335,12 +355,14 @@ export class Machine {
       }
     } catch (e) {
       this.frames.pop()
+      this.endLoop()
       this.throwInto(toThrowCompletion(this.realm, e))
       return
     }
     if (r.done === true) {
       this.frames.pop()
       this.spare = undefined
+      this.endLoop()
       if (!frame.discardResult) this.deliver(r.value)
       return
     }
