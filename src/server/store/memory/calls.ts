@@ -8,12 +8,12 @@ import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
 import { appendEvent, type CallRecord, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type Tables } from "./database.ts"
 
-/** Postgres lists calls by `created_at, key`; statements are microseconds apart, so that is insertion order. */
 /** A started durable call past its deadline or heartbeat (`expire`; RunStore.due asks whether there is one). */
 export const expiring = (c: CallRecord, now: number): boolean =>
   c.state === "started" &&
   ((c.deadlineAt !== null && c.deadlineAt < now) || (c.heartbeatAt !== null && c.heartbeatMs !== null && c.heartbeatAt + c.heartbeatMs < now))
 
+/** Postgres lists calls by `created_at, key`; statements are microseconds apart, so that is insertion order. */
 const inOrder = (calls: Iterable<CallRecord>) => [...calls].sort((a, b) => a.order - b.order)
 
 /** Wakes the auto-suspended run of a call that just settled. */
