@@ -24,6 +24,7 @@ import { fromBytes, type Snapshot } from "../snapshot/format.ts"
 import { checkForkOutcomes, forkSavedRun, type ForkOptions } from "./fork.ts"
 import { validateLimits } from "./limits.ts"
 import { checkBindings, type Bindings } from "./bindings.ts"
+import { checkSeed } from "./random-seed.ts"
 import { diagnostic } from "./diagnostic.ts"
 import { fail, type Result } from "./result.ts"
 import type { SuspendError } from "./suspend-error.ts"
@@ -146,8 +147,7 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
     const values = checkBindings(bindings)
     const runId = options?.runId ?? crypto.randomUUID()
     if (typeof runId !== "string" || runId === "") throw new TypeError("runId must be a non-empty string")
-    const seed = options?.seed ?? ctx.seed
-    if (seed !== undefined && (typeof seed !== "string" || seed === "")) throw new TypeError("seed must be a non-empty string")
+    const seed = checkSeed(options?.seed) ?? ctx.seed
     return new ProgramImpl(ctx, (now) => {
       const checked = checkCached(code)
       if (!checked.ok) {
