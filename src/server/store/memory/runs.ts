@@ -24,6 +24,13 @@ import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, ty
 import { expiring, recordSettled } from "./calls.ts"
 import { registrationsOf } from "./tools.ts"
 
+/**
+ * A running run whose lease expired, not one of `executing` (this replica's own): what takeOver takes, and cancel
+ * "orphaned".
+ */
+const orphaned = (r: RunRecord, now: number, executing: ReadonlyArray<string>): boolean =>
+  r.status === "running" && r.leaseExpiresAt !== null && r.leaseExpiresAt < now && !executing.includes(r.id)
+
 const toRow = (r: RunRecord, now: number): RunRow => ({
   id: r.id,
   tenant: r.tenant,
@@ -274,7 +281,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
               .slice(0, limit)
               .map((r) => ({ id: r.id, tenant: r.tenant })),
             expiring: [...tables.calls.values()].some((c) => expiring(c, now)),
-            orphaned: runs.some((r) => r.status === "running" && r.leaseExpiresAt !== null && r.leaseExpiresAt < now && !executing.includes(r.id)),
+            orphaned: runs.some((r) => orphaned(r, now, executing)),
           }
         }),
       claimWoken: (id, owner, leaseMs) =>
@@ -285,7 +292,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       takeOver: (owner, leaseMs, executing) =>
         atomically((now) => {
           const r = [...tables.runs.values()]
-            .filter((r) => r.status === "running" && r.leaseExpiresAt !== null && r.leaseExpiresAt < now && !executing.includes(r.id))
+            .filter((r) => orphaned(r, now, executing))
             .sort((a, b) => a.leaseExpiresAt! - b.leaseExpiresAt!)[0]
           if (r === undefined) return undefined
           const previousOwner = r.owner
@@ -307,7 +314,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
             where === "suspended"
               ? r.status === "suspended"
               : where === "orphaned"
-                ? r.status === "running" && r.leaseExpiresAt !== null && r.leaseExpiresAt < now
+                ? orphaned(r, now, [])
                 : r.status === "running" && r.owner === where.owner
           if (!applies) return undefined
           r.status = "cancelled"

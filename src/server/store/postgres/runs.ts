@@ -405,13 +405,20 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* claimWhere(sql`id = ${id} AND status = 'suspended' AND wake`, owner, leaseMs, { auto: true })
     })
 
+    /**
+     * Running runs whose lease expired, other than `executing` (this replica's own): what takeOver takes, and cancel
+     * "orphaned".
+     */
+    const orphaned = (executing: ReadonlyArray<string>) =>
+      sql`status = 'running' AND lease_expires_at < now()${executing.length === 0 ? sql`` : sql` AND id NOT IN ${sql.in(executing)}`}`
+
     const due = Effect.fnUntraced(function* (limit: number, executing: ReadonlyArray<string>) {
       const raw = yield* sql`
         SELECT
           (SELECT coalesce(jsonb_agg(jsonb_build_object('id', w.id, 'tenant', w.tenant) ORDER BY w.updated_at), '[]')
             FROM (SELECT id, tenant, updated_at FROM runs WHERE status = 'suspended' AND wake ORDER BY updated_at LIMIT ${limit}) w) AS wakeable,
           EXISTS (SELECT 1 FROM calls WHERE ${expiringCalls(sql)}) AS expiring,
-          EXISTS (SELECT 1 FROM runs WHERE status = 'running' AND lease_expires_at < now()${executing.length === 0 ? sql`` : sql` AND id NOT IN ${sql.in(executing)}`}) AS orphaned`
+          EXISTS (SELECT 1 FROM runs WHERE ${orphaned(executing)}) AS orphaned`
       return (yield* decodeRows(DueRaw)(raw))[0]!
     })
 
@@ -420,7 +427,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       const raw = yield* sql`
         WITH victim AS (
           SELECT id, owner FROM runs
-          WHERE status = 'running' AND lease_expires_at < now()${executing.length === 0 ? sql`` : sql` AND id NOT IN ${sql.in(executing)}`}
+          WHERE ${orphaned(executing)}
           ORDER BY lease_expires_at LIMIT 1 FOR UPDATE SKIP LOCKED
         ), r AS (
           UPDATE runs SET owner = ${owner}, lease_expires_at = ${lease(leaseMs)}, control = NULL,
@@ -443,7 +450,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         where === "suspended"
           ? sql`status = 'suspended'`
           : where === "orphaned"
-            ? sql`status = 'running' AND lease_expires_at < now()`
+            ? orphaned([])
             : sql`status = 'running' AND owner = ${where.owner}`
       const raw = yield* sql`
         WITH r AS (
