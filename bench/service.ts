@@ -17,7 +17,8 @@
  *    "1 + 1"` latency p50/p99 at one connection, and a run with one webhook call (an answer at once), p50/p99.
  * With Postgres on Linux, the resume line is followed by the CPU each resume cost the server, its pool's processes
  * and the Postgres backends (/proc), which the machine's load blurs far less than the latencies.
- * `BENCH_ONLY=resume` runs start-up and the resume part alone.
+ * The POST rounds are followed by the same CPU split per POST.
+ * `BENCH_ONLY=resume` runs start-up and the resume part alone; `BENCH_NODE_ARGS` passes flags to the server's Node.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -175,7 +176,8 @@ const serve = async (env: Record<string, string>): Promise<{ url: string; child:
 
 const listen = (env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["src/cli/main.ts", "serve"], {
+    // BENCH_NODE_ARGS: flags for the server's Node (`--cpu-prof --cpu-prof-dir=/tmp/p`, say), to profile it under load.
+    const child = spawn(process.execPath, [...(process.env["BENCH_NODE_ARGS"]?.split(" ").filter(Boolean) ?? []), "src/cli/main.ts", "serve"], {
       cwd: ROOT,
       // A fresh signing key per bench: the server requires one on Postgres.
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", CODEMODE_WEBHOOK_ALLOW: "127.0.0.1", CODEMODE_SNAPSHOT_KEY: SNAPSHOT_KEY, ...env },
@@ -258,9 +260,8 @@ const cpu = async (server: number | undefined, env: Record<string, string>): Pro
   return used
 }
 
-/** CPU per resume (ms) from two `cpu` readings: the server, its pool's processes, and Postgres. */
-const cpuPerResume = (before: Map<string, number> | undefined, after: Map<string, number> | undefined, n: number): string => {
-  if (before === undefined || after === undefined) return ""
+/** CPU (ms) used between two `cpu` readings by the server, its pool's processes, and Postgres. */
+const cpuBetween = (before: Map<string, number>, after: Map<string, number>) => {
   const sums = { server: 0, children: 0, postgres: 0 }
   for (const [name, ms] of after) {
     const used = ms - (before.get(name) ?? 0)
@@ -268,8 +269,14 @@ const cpuPerResume = (before: Map<string, number> | undefined, after: Map<string
     else if (name.startsWith("child")) sums.children += used
     else sums.postgres += used
   }
-  const per = (ms: number) => (ms / n).toFixed(2)
-  return `\n  CPU per resume                  server ${per(sums.server)} ms, pool ${per(sums.children)} ms, Postgres ${per(sums.postgres)} ms`
+  return sums
+}
+
+/** The line `CPU per <what>` (ms): the server, its pool's processes, and Postgres; "" without readings. */
+const cpuPer = (what: string, used: { server: number; children: number; postgres: number } | undefined, n: number, digits = 2): string => {
+  if (used === undefined) return ""
+  const per = (ms: number) => (ms / n).toFixed(digits)
+  return `\n  ${`CPU per ${what}`.padEnd(32)}server ${per(used.server)} ms, pool ${per(used.children)} ms, Postgres ${per(used.postgres)} ms`
 }
 
 /**
@@ -322,7 +329,7 @@ const resumeLatencies = async (
   return {
     times,
     transactions: before === undefined || after === undefined ? undefined : (after - before) / ids.length,
-    cpu: cpuPerResume(cpuBefore, cpuAfter, ids.length),
+    cpu: cpuPer("resume", cpuBefore && cpuAfter && cpuBetween(cpuBefore, cpuAfter), ids.length),
   }
 }
 
@@ -351,10 +358,17 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
       const execute: Array<number> = []
       let errors = 0
       let posted = 0
+      let postCpu: ReturnType<typeof cpuBetween> | undefined = { server: 0, children: 0, postgres: 0 }
       const before = await transactions(db.env)
       for (let round = 0; round < ROUNDS; round++) {
         const h = await throughput(async () => (await hit(`${server.url}/health`, "GET")) === 200)
+        const cpuBefore = await cpu(server.child.pid, db.env)
         const e = await throughput(async () => (await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) === 200)
+        const cpuAfter = await cpu(server.child.pid, db.env)
+        if (postCpu !== undefined && cpuBefore !== undefined && cpuAfter !== undefined) {
+          const used = cpuBetween(cpuBefore, cpuAfter)
+          postCpu = { server: postCpu.server + used.server, children: postCpu.children + used.children, postgres: postCpu.postgres + used.postgres }
+        } else postCpu = undefined
         health.push(h.rps)
         execute.push(e.rps)
         posted += e.done
@@ -366,6 +380,8 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
       console.log(`  POST /v1/runs "1 + 1"           ${me.toFixed(0).padStart(7)} req/s   ratio to /health ${(me / mh).toFixed(3)}${errors ? `  (${errors} errors)` : ""}`)
       // The count includes the server's own background statements (lease renewal, the sweep), one or two a second.
       if (before !== undefined && after !== undefined) console.log(`  transactions per POST           ${((after - before) / posted).toFixed(2).padStart(7)}`)
+      // Where a POST's CPU goes (µs precision: a POST costs tenths of a millisecond), over the POST rounds alone.
+      if (postCpu !== undefined) console.log(cpuPer("POST", postCpu, posted, 3).slice(1))
       const one = await sequential(RESUMES, async () => {
         if ((await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) !== 200) throw new Error("1 + 1 failed")
       })
