@@ -8,7 +8,7 @@ import { CallStore, CLAIM_JOURNAL_KEYS } from "../../../src/server/store/calls.t
 import { EventStore } from "../../../src/server/store/events.ts"
 import { IdempotencyStore } from "../../../src/server/store/idempotency.ts"
 import { KeyStore } from "../../../src/server/store/keys.ts"
-import { RunStore } from "../../../src/server/store/runs.ts"
+import { endedEvents, RunStore } from "../../../src/server/store/runs.ts"
 import { ToolStore } from "../../../src/server/store/tools.ts"
 import { elapse, stores } from "./stores.ts"
 
@@ -59,28 +59,38 @@ for (const [name, layer] of stores) {
       it.effect("runs stored whole at once, many together: each with its own row and events, a taken id refused", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore
+          const events = yield* EventStore
           const taken = newRun()
           yield* runs.insert(taken)
-          const ended = Array.from({ length: 12 }, (_, i) => ({
-            ...(i === 5 ? taken : newRun()),
+          const endedRun = (i: number, run = newRun()) => ({
+            ...run,
+            ...(i === 7 ? { forkedFrom: { run: taken.id, checkpoint: 2 } } : {}),
             status: i % 2 === 0 ? ("succeeded" as const) : ("failed" as const),
-            result: { ok: true as const, value: i, toolCalls: [] },
+            result: { ok: true as const, value: { b: i, a: [i] }, toolCalls: [] },
             logs: Array.from({ length: i % 3 }, (_, n) => ({ line: `line ${n} of ${i}`, index: n })),
-            truncated: false,
-          }))
-          // Concurrent, so that the Postgres store writes those that wait on the first in one statement.
-          const rows = yield* Effect.forEach(ended, (run) => runs.insertEnded(run), { concurrency: "unbounded" })
-          for (const [i, run] of ended.entries()) {
-            if (i === 5) {
-              assert.strictEqual(rows[i], undefined)
-              assert.deepStrictEqual(yield* types(run.id), ["run.created"])
-              continue
+            truncated: i === 4,
+          })
+          // Concurrent, so that the Postgres store writes those that wait on the first in one statement: a group
+          // stored together, then one with a taken id (its statement refused, each of its runs stored alone).
+          for (const ended of [Array.from({ length: 12 }, (_, i) => endedRun(i)), [0, 1, 2, 3].map((i) => endedRun(i, i === 2 ? taken : newRun()))]) {
+            const rows = yield* Effect.forEach(ended, (run) => runs.insertEnded(run), { concurrency: "unbounded" })
+            for (const [i, run] of ended.entries()) {
+              if (run.id === taken.id) {
+                assert.strictEqual(rows[i], undefined)
+                assert.deepStrictEqual(yield* types(run.id), ["run.created"])
+                continue
+              }
+              assert.strictEqual(rows[i]?.id, run.id)
+              assert.strictEqual(rows[i]?.status, run.status)
+              assert.deepStrictEqual(rows[i]?.result, run.result)
+              // The row answered is the row stored, as any later read gives it.
+              assert.deepStrictEqual(rows[i], yield* runs.get(run.tenant, run.id))
+              const history = yield* events.after(run.id, "0", 100)
+              assert.deepStrictEqual(
+                history.map((e) => ({ id: e.id, type: e.type, data: e.data })),
+                endedEvents(run).map((e, n) => ({ id: String(n + 1), type: e.type, data: e.data })),
+              )
             }
-            assert.strictEqual(rows[i]?.id, run.id)
-            assert.strictEqual(rows[i]?.status, run.status)
-            assert.deepStrictEqual(rows[i]?.result, run.result)
-            assert.strictEqual((yield* runs.get(run.tenant, run.id))?.seed, run.seed)
-            assert.deepStrictEqual(yield* types(run.id), ["run.created", ...run.logs.map(() => "log"), `run.${run.status}`])
           }
         }),
       )

@@ -28,6 +28,7 @@ import {
   RunStore,
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type SettledCall } from "../calls.ts"
+import { logEvents } from "../events.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { expiringCalls, Journal, settling } from "./calls.ts"
 import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
@@ -91,6 +92,9 @@ const Kept = Schema.Struct({
 })
 const Pruned = Schema.Struct({ n: Schema.Number })
 const State = Schema.Struct({ seq: Schema.Number, snapshot: Schema.Uint8Array, seal: Schema.NullOr(Schema.String) })
+/** What the database decides of a run stored whole: the rest of its row is what was written. */
+const StoredEnded = Schema.Struct({ id: Schema.String, seq: Schema.String, created_at: Schema.Date, result: Schema.Unknown })
+const storedEnded = decodeRows(StoredEnded)
 
 const toRow = (r: typeof RunRaw.Type): RunRow => ({
   id: r.id,
@@ -110,6 +114,31 @@ const toRow = (r: typeof RunRaw.Type): RunRow => ({
   forkedFrom: r.forked_from,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+})
+
+/**
+ * The row of a run stored whole (`insertEnded`), from what was written and what the database decided: its `seq`, its
+ * time and its Result as stored (jsonb's order of keys, as every later read gives it). Reading the whole row back
+ * cost more than writing it (each column sent, parsed and decoded again).
+ */
+const endedRow = (run: EndedRun, r: typeof StoredEnded.Type): RunRow => ({
+  id: r.id,
+  tenant: run.tenant,
+  status: run.status,
+  code: run.code,
+  limits: run.limits,
+  tools: run.tools,
+  result: r.result as Result,
+  owner: null,
+  leaseExpired: false,
+  control: null,
+  version: 1,
+  seq: r.seq,
+  requestHash: run.requestHash,
+  seed: run.seed,
+  forkedFrom: run.forkedFrom ?? null,
+  createdAt: r.created_at,
+  updatedAt: r.created_at,
 })
 
 export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
@@ -145,64 +174,81 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
 
     // version 1: the row as `insert` then `finish` leave it. A run created here has no events yet, so its events are
     // numbered here, in their order, not by the trigger (migrations/0014), as `insert` numbers its first.
+    // Only what the database decides comes back (`endedRow`): the rest of the row is what was written.
     const insertEndedOne = Effect.fnUntraced(function* (run: EndedRun) {
-      return yield* first(
-        yield* sql`
-          WITH r AS (
-            INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
-            VALUES (${run.id}, ${run.tenant}, ${run.status}, ${run.code}, ${json(run.limits)},
-                    ${run.tools === null ? null : json(run.tools)}, ${json(run.result)}, 1, ${run.requestHash}, ${run.seed},
-                    ${forkedFrom(run)}, ${run.seal})
-            ON CONFLICT (id) DO NOTHING
-            RETURNING *
-          ), e AS (
-            INSERT INTO events (run_id, seq, type, data, key)
-            SELECT r.id, l.n, l.e->>'type', l.e->'data', l.e->>'key'
-            FROM r, jsonb_array_elements(${json(endedEvents(run))}) WITH ORDINALITY AS l(e, n)
-          )
-          SELECT ${columns} FROM r`,
-      )
+      const raw = yield* sql`
+        WITH r AS (
+          INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
+          VALUES (${run.id}, ${run.tenant}, ${run.status}, ${run.code}, ${json(run.limits)},
+                  ${run.tools === null ? null : json(run.tools)}, ${json(run.result)}, 1, ${run.requestHash}, ${run.seed},
+                  ${forkedFrom(run)}, ${run.seal})
+          ON CONFLICT (id) DO NOTHING
+          RETURNING id, seq, created_at, result
+        ), e AS (
+          INSERT INTO events (run_id, seq, type, data, key)
+          SELECT r.id, l.n, l.e->>'type', l.e->'data', l.e->>'key'
+          FROM r, jsonb_array_elements(${json(endedEvents(run))}) WITH ORDINALITY AS l(e, n)
+        )
+        SELECT id, seq::text AS seq, created_at, result FROM r`
+      const r = (yield* storedEnded(raw))[0]
+      return r === undefined ? undefined : endedRow(run, r)
     })
 
-    // The same for several runs: each row and its events from one JSON document. A taken id fails the statement,
-    // and batch.ts then stores each run alone, where a taken id is skipped (undefined): a clash is rare, and a plain
+    // The same for several runs, each row from one element of a JSON document. A taken id fails the statement, and
+    // batch.ts then stores each run alone, where a taken id is skipped (undefined): a clash is rare, and a plain
     // insert is cheaper than ON CONFLICT's speculative one (its index probes and a confirm record per row).
+    // The events every ended run has (`endedEvents`: run.created, then its logs, then its end) are made here from
+    // the row's own fields; only the logs travel as events.
     const insertEndedMany = Effect.fnUntraced(function* (runs: ReadonlyArray<EndedRun>) {
       // Only what `json` makes storable alone is made storable here: text the database refuses in the code fails
       // the batch, and that run alone, as it would have failed alone.
-      const given = runs.map((run, i) => ({
-        i,
-        id: run.id,
-        tenant: run.tenant,
-        status: run.status,
-        code: run.code,
-        limits: storable(run.limits),
-        tools: storable(run.tools),
-        result: storable(run.result),
-        request_hash: run.requestHash,
-        seed: run.seed,
-        forked_from: run.forkedFrom ?? null,
-        seal: run.seal,
-        events: storable(endedEvents(run)),
-      }))
+      const given = runs.map((run, i) => {
+        const logs = logEvents(run.logs, run.truncated)
+        return {
+          i,
+          id: run.id,
+          tenant: run.tenant,
+          status: run.status,
+          code: run.code,
+          limits: storable(run.limits),
+          tools: storable(run.tools),
+          result: storable(run.result),
+          request_hash: run.requestHash,
+          seed: run.seed,
+          forked_from: run.forkedFrom ?? null,
+          seal: run.seal,
+          owner: storable(run.owner),
+          logs: logs.length === 0 ? null : storable(logs),
+        }
+      })
       const raw = yield* sql`
         WITH given AS (
           SELECT * FROM jsonb_to_recordset(${pg.json(given)}) AS g(i int, id text, tenant text, status text, code text,
-            limits jsonb, tools jsonb, result jsonb, request_hash text, seed text, forked_from jsonb, seal text, events jsonb)
+            limits jsonb, tools jsonb, result jsonb, request_hash text, seed text, forked_from jsonb, seal text, owner text, logs jsonb)
         ), r AS (
           INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
           SELECT id, tenant, status, code, limits, nullif(tools, 'null'), result, 1, request_hash, seed,
                  nullif(forked_from, 'null'), seal
           FROM given ORDER BY i
-          RETURNING *
+          RETURNING id, seq, created_at, result
         ), e AS (
           INSERT INTO events (run_id, seq, type, data, key)
-          SELECT r.id, l.n, l.e->>'type', l.e->'data', l.e->>'key'
-          FROM r JOIN given g ON g.id = r.id, jsonb_array_elements(g.events) WITH ORDINALITY AS l(e, n)
+          SELECT r.id, 1, 'run.created', CASE WHEN nullif(g.forked_from, 'null') IS NULL THEN jsonb_build_object('owner', g.owner)
+              ELSE jsonb_build_object('owner', g.owner, 'forkedFrom', g.forked_from) END, NULL
+            FROM r JOIN given g ON g.id = r.id
+          UNION ALL
+          SELECT r.id, 1 + l.n, l.e->>'type', l.e->'data', l.e->>'key'
+            FROM r JOIN given g ON g.id = r.id, jsonb_array_elements(g.logs) WITH ORDINALITY AS l(e, n)
+          UNION ALL
+          SELECT r.id, 2 + coalesce(jsonb_array_length(g.logs), 0), 'run.' || g.status, jsonb_build_object('owner', g.owner), NULL
+            FROM r JOIN given g ON g.id = r.id
         )
-        SELECT ${columns} FROM r`
-      const inserted = new Map((yield* rows(raw)).map((r) => [r.id, toRow(r)]))
-      return runs.map((run) => inserted.get(run.id))
+        SELECT id, seq::text AS seq, created_at, result FROM r`
+      const inserted = new Map((yield* storedEnded(raw)).map((r) => [r.id, r]))
+      return runs.map((run) => {
+        const r = inserted.get(run.id)
+        return r === undefined ? undefined : endedRow(run, r)
+      })
     })
     const insertEnded = batched(yield* Scope.Scope, MAX_BATCH, insertEndedOne, insertEndedMany)
 
