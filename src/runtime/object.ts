@@ -31,14 +31,19 @@ export interface PrivateElement {
 
 export class JSObject extends PropertyStore {
   declare proto: JSObject | null
+  /** True unless PreventExtensions made it false: JSObject.prototype holds the default (see the end of the class). */
   declare extensible: boolean
   /**
    * Own properties: the object itself, except in a twin of a realm fork, which starts with a stand-in that swaps
    * in the object on first use (realm-fork.ts).
    */
   declare properties: OwnProperties
-  /** The spec's class-like tag ([[ErrorData]], [[BooleanData]]...) used by brand checks and Object.prototype.toString. */
+  /**
+   * The spec's class-like tag ([[ErrorData]], [[BooleanData]]...) used by brand checks and Object.prototype.toString;
+   * "Object" from JSObject.prototype unless the object has its own.
+   */
   declare kind: string
+  /** Undefined (from JSObject.prototype) until a class gives the object a private name. */
   declare privateElements: Map<PrivateName, PrivateElement> | undefined
 
   constructor(proto: JSObject | null) {
@@ -47,16 +52,10 @@ export class JSObject extends PropertyStore {
     super(plain)
     if (plain) {
       this.proto = proto
-      this.extensible = true
       this.properties = this
-      this.kind = "Object"
-      this.privateElements = undefined
     } else {
       this.proto = proto
-      this.extensible = true
       this.properties = this
-      this.kind = "Object"
-      this.privateElements = undefined
     }
     chargeMemory(Cost.object)
   }
@@ -162,6 +161,13 @@ export class JSObject extends PropertyStore {
     return orderKeys(this.properties)
   }
 }
+
+/**
+ * The fields nearly every object has the same value in, as defaults on the prototype rather than fields of each
+ * object: an ordinary object was 14 words, 3 of them these, and a program's small objects are most of what the
+ * collector copies and promotes. An object that differs (an Error's kind, a frozen object) gets a field of its own.
+ */
+Object.assign(JSObject.prototype, { extensible: true, kind: "Object", privateElements: undefined })
 
 const ordinaryGetOwnProperty = JSObject.prototype.GetOwnProperty
 
