@@ -38,6 +38,11 @@ export class ElementLoop extends StepTask {
   private readonly realm: Realm
   private readonly kind: LoopKind
   private readonly O: JSObject
+  /**
+   * O when it is an Array (its class never changes), else undefined: each element is read from its storage without
+   * an `instanceof` and a call per element; peekIdx answers for the rest.
+   */
+  private readonly array: ArrayObject | undefined
   private readonly len: number
   /**
    * Array.from without a mapper: none, each element is stored as it is. filter and find read element k back from its
@@ -47,6 +52,11 @@ export class ElementLoop extends StepTask {
   private readonly call: CallbackRequest | undefined
   /** map, filter and from: the array being built. */
   private readonly A: JSObject | undefined
+  /**
+   * map and from into an array no program code can reach before the loop returns it: its storage, reserved up
+   * front, which element k is stored into directly (CreateIdx's checks cannot fail there).
+   */
+  private readonly out: Array<Value | Empty> | undefined
   private readonly descending: boolean
   /** find, findIndex and from read missing elements as undefined instead of skipping them. */
   private readonly throughHoles: boolean
@@ -85,11 +95,13 @@ export class ElementLoop extends StepTask {
     this.realm = realm
     this.kind = kind
     this.O = O
+    this.array = O instanceof ArrayObject ? O : undefined
     this.len = len
     this.call = call
     const A = options.A
     this.A = A
     if (A instanceof ArrayObject) A.reserve(kind === "map" ? storedLength(O, len) : kind === "from" ? Math.min(len, MAX_RESERVE) : 0)
+    this.out = A instanceof ArrayObject && options.unreachable === true && (kind === "map" || kind === "from") ? (A.elements ?? undefined) : undefined
     this.kept = kind === "filter" && options.unreachable === true ? new Array<Value>(storedLength(O, len)) : undefined
     this.descending = options.descending === true
     this.throughHoles = kind === "find" || kind === "findIndex" || kind === "from"
@@ -117,6 +129,11 @@ export class ElementLoop extends StepTask {
     const k = this.k
     if (this.descending ? k < 0 : k >= this.len) return this.end()
     PollInterrupt(this.realm)
+    const els = this.array?.elements
+    if (els != null && k < els.length) {
+      const e = els[k] as Value | Empty
+      if (!isMarker(e)) return this.element(e)
+    }
     let v = peekIdx(this.O, k)
     if (isMarker(v) && v === SLOW) {
       const r = this.delegate(this.throughHoles ? GetIdx(this.O, k) : (GetPresent(this.O, k) as Task<Value>))
@@ -165,9 +182,12 @@ export class ElementLoop extends StepTask {
     const k = this.k
     switch (this.kind) {
       case "map":
-      case "from":
-        CreateIdx(this.A as JSObject, k, v)
+      case "from": {
+        const out = this.out
+        if (out !== undefined && k < out.length) out[k] = v
+        else CreateIdx(this.A as JSObject, k, v)
         break
+      }
       case "filter":
         if (ToBoolean(v)) this.keep((this.call as CallbackRequest).argv[0])
         break

@@ -189,7 +189,7 @@ const Array_from = (realm: Realm, thisArg: Value, args: ReadonlyArray<Value>): T
       const len = length === undefined ? 0 : LengthOfNumber(length.value as number)
       const A = ArrayCreate(realm, len)
       if (len > Caps.maxArrayStorage) checkArrayStorage(len)
-      return new ElementLoop(realm, "from", items, len, call, { A }).task
+      return new ElementLoop(realm, "from", items, len, call, { A, unreachable: true }).task
     }
   }
   return ArrayFrom(realm, thisArg, args)
