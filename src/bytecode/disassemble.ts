@@ -26,6 +26,8 @@ const operandText = (kind: OperandKind, v: number, code: CodeObject, program: Co
       return v < 0 ? "-" : constantText(code.constants[v])
     case "label":
       return `@${v}`
+    case "binop":
+      return OP_INFO[v]?.name ?? `?${v}`
     case "code": {
       const target = program?.codes[v]
       return target === undefined ? `#${v}` : `#${v}(${target.name || "anonymous"})`

@@ -6,14 +6,15 @@
  *
  * Operand kinds: `reg` a frame register; `const` an index into the code object's constant pool; `name` a constant
  * that is a binding or property name; `int` an immediate; `label` an absolute pc; `depth`/`slot` an environment
- * coordinate; `code` the id of a function's code object; `count`/`flags`/`type` small immediates.
+ * coordinate; `code` the id of a function's code object; `count`/`flags`/`type` small immediates; `binop` the
+ * opcode of an arithmetic operator (Add .. BitXor).
  *
  * Stack effects: `pop`/`push` are fixed counts, or a function of the operands for the few variadic opcodes.
  * A jump's `branch` is the number it pushes instead of `push` when it jumps (see JumpIfTruePeek); `end` marks
  * opcodes after which control never falls through.
  */
 
-export type OperandKind = "reg" | "const" | "name" | "int" | "label" | "depth" | "slot" | "code" | "count" | "flags" | "type"
+export type OperandKind = "reg" | "const" | "name" | "int" | "label" | "depth" | "slot" | "code" | "count" | "flags" | "type" | "binop"
 
 export interface OpInfo {
   readonly code: number
@@ -130,6 +131,7 @@ export const OPCODES = {
   BitAnd: { code: 79, operands: [], pop: 2, push: 1, stack: "l r -> l & r" },
   BitOr: { code: 80, operands: [], pop: 2, push: 1, stack: "l r -> l | r" },
   BitXor: { code: 81, operands: [], pop: 2, push: 1, stack: "l r -> l ^ r" },
+  BinRegReg: { code: 154, operands: ["reg", "reg", "binop"], pop: 0, push: 1, stack: "-> rA op rB (LoadReg rA, LoadReg rB, op)" },
   Eq: { code: 82, operands: [], pop: 2, push: 1, stack: "l r -> l == r" },
   Ne: { code: 83, operands: [], pop: 2, push: 1, stack: "l r -> l != r" },
   StrictEq: { code: 84, operands: [], pop: 2, push: 1, stack: "l r -> l === r" },

@@ -5,7 +5,7 @@
  * underflows. Returns the maximum depth, which sizes the frame. A compiler bug therefore fails at compile time
  * instead of corrupting a run; a snapshot's code can be checked the same way before it is trusted.
  */
-import { OP_INFO, type OpInfo } from "./opcodes.ts"
+import { Op, OP_INFO, type OpInfo } from "./opcodes.ts"
 
 export class VerifyError extends Error {}
 
@@ -51,6 +51,7 @@ export const verifyCode = (code: Int32Array, handlers: Int32Array, registerCount
       info.operands.forEach((kind, i) => {
         const v = operands[i] as number
         if (kind === "reg" && (v < 0 || v >= registerCount)) throw new VerifyError(`register ${v} out of range at ${pc}`)
+        if (kind === "binop" && !(v >= Op.Add && v <= Op.BitXor)) throw new VerifyError(`operator ${v} is not arithmetic at ${pc}`)
         if (kind === "label") labelTarget = v
       })
       const pops = typeof info.pop === "number" ? info.pop : info.pop(operands)

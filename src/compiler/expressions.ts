@@ -641,6 +641,15 @@ function DeleteExpression(fc: FunctionCompiler, arg: ESTree.Expression): void {
   fc.emit(Op.True)
 }
 
+/** The register an expression is read from by a plain LoadReg (a register binding without a TDZ check), else undefined. */
+const plainRegister = (fc: FunctionCompiler, node: Expr): number | undefined => {
+  if (node.type !== "Identifier") return undefined
+  const res = fc.resolution(node)
+  if (res.binding === undefined || res.checked) return undefined
+  const st = fc.storageOf(res.binding)
+  return st.kind === "reg" ? st.reg : undefined
+}
+
 /** Binary and logical operators; the left-nested spine is walked iteratively. */
 function BinaryChain(fc: FunctionCompiler, node: ESTree.BinaryExpression | ESTree.LogicalExpression): void {
   const links: Array<ESTree.BinaryExpression | ESTree.LogicalExpression> = []
@@ -649,7 +658,18 @@ function BinaryChain(fc: FunctionCompiler, node: ESTree.BinaryExpression | ESTre
     links.push(left)
     left = left.left as Expr
   }
-  if (left.type === "BinaryExpression") {
+  let i = links.length - 1
+  // Empty for `#x in obj` alone.
+  const first = links[i]
+  const arithmetic = first?.type === "BinaryExpression" ? BINARY[first.operator] : undefined
+  const l = arithmetic !== undefined && arithmetic >= Op.Add && arithmetic <= Op.BitXor ? plainRegister(fc, left) : undefined
+  const r = l !== undefined ? plainRegister(fc, (first as ESTree.BinaryExpression).right) : undefined
+  if (r !== undefined) {
+    // `a - b`, both operands plain registers: one instruction instead of two loads and the operator.
+    fc.asm.at(first?.start)
+    fc.emit(Op.BinRegReg, l as number, r, arithmetic as Opcode)
+    i--
+  } else if (left.type === "BinaryExpression") {
     // `#x in obj` at the bottom of the chain.
     compileExpression(fc, left.right)
     fc.load(fc.resolution(left.left), `#${(left.left as ESTree.PrivateIdentifier).name}`)
@@ -657,7 +677,7 @@ function BinaryChain(fc: FunctionCompiler, node: ESTree.BinaryExpression | ESTre
   } else {
     compileExpression(fc, left)
   }
-  for (let i = links.length - 1; i >= 0; i--) {
+  for (; i >= 0; i--) {
     const link = links[i] as ESTree.BinaryExpression | ESTree.LogicalExpression
     fc.asm.at(link.start)
     if (link.type === "LogicalExpression") {

@@ -85,7 +85,7 @@ export type HotOpcode = (typeof Op)[
   | "LoadEnv" | "LoadEnvChecked" | "StoreEnv" | "StoreEnvChecked" | "PushEnv" | "PopEnv" | "CopyEnv"
   | "LoadGlobal" | "LoadGlobalOrUndefined" | "LoadFrameThis" | "LoadFrameFunction"
   | "NewObject" | "NewRecord" | "NewArray" | "ArrayPush" | "GetField" | "GetFieldForCall" | "GetElem" | "GetElemForCall" | "PutField" | "PutElem" | "DefineField"
-  | "Add" | "Sub" | "Mul" | "Div" | "Mod" | "Exp" | "Shl" | "Sar" | "Shr" | "BitAnd" | "BitOr" | "BitXor"
+  | "BinRegReg" | "Add" | "Sub" | "Mul" | "Div" | "Mod" | "Exp" | "Shl" | "Sar" | "Shr" | "BitAnd" | "BitOr" | "BitXor"
   | "StrictEq" | "StrictNe" | "Eq" | "Ne" | "Lt" | "Gt" | "Le" | "Ge" | "Neg" | "BitNot" | "Not" | "TypeOf" | "Inc" | "Dec" | "ToNumeric" | "ToString"
   | "Jump" | "JumpIfTrue" | "JumpIfFalse" | "JumpIfTruePeek" | "JumpIfFalsePeek" | "JumpIfNullishPeek" | "JumpIfNotNullishPeek" | "JumpIfNotUndefinedPeek" | "JumpIfDone"
   | "Return" | "Call" | "New" | "Closure" | "ForOfStep" | "ForInStep"
@@ -424,6 +424,21 @@ export function runFrame(m: Machine, entry: Frame): void {
             if (res === PENDING) return
             regs[sp++] = res
           }
+          }
+          break
+        }
+        case 154 satisfies typeof Op.BinRegReg: {
+          // `a - b` of a comparator, `s + x` of a reducer: both operands straight from their registers.
+          const l = regs[bc[pc] as number]
+          const r = regs[bc[pc + 1] as number]
+          const o = bc[pc + 2] as Opcode
+          pc += 3
+          if (typeof l === "number" && typeof r === "number") regs[sp++] = o === Op.Sub ? l - r : o === Op.Add ? l + r : numberOp(o, l, r)
+          else if (!(l instanceof JSObject) && !(r instanceof JSObject)) regs[sp++] = binaryPrimitive(BINARY_OPS[o]!, l as Value, r as Value)
+          else {
+            const res = runSlow(m, frame, pc, sp, BinaryTask(realm, BINARY_OPS[o]!, l as Value, r as Value))
+            if (res === PENDING) return
+            regs[sp++] = res
           }
           break
         }

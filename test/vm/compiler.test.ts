@@ -41,13 +41,11 @@ describe("compiler", () => {
           41  Undefined
           42  Return
 
-        add (function, normal) params=2 regs=2 stack=2
-           0  LoadReg r0
-           2  LoadReg r1
-           4  Add
-           5  Return
-           6  Undefined
-           7  Return"
+        add (function, normal) params=2 regs=2 stack=1
+           0  BinRegReg r0 r1 Add
+           4  Return
+           5  Undefined
+           6  Return"
       `)
   })
 
@@ -75,6 +73,15 @@ describe("compiler", () => {
     const p = compile("const fs = []; for (let i = 0; i < 3; i++) fs.push(() => i); return fs")
     expect(p.codes.length).toBe(2)
     expect(p.codes.every((c, i) => c.id === i)).toBe(true)
+  })
+
+  it("reads both operands of an arithmetic operator from their registers in one instruction when it can", () => {
+    const text = disassembleProgram(compile("let g = 1\nfunction f(a, b) { return [a - b, a * b + a, a < b, g - a, a - 1] }\nreturn [f(1, 2), () => g]"))
+    expect(text).toContain("BinRegReg r0 r1 Sub")
+    expect(text).toContain("BinRegReg r0 r1 Mul")
+    // A comparison, a captured binding (an environment slot) and a constant operand keep their own instructions.
+    expect(text.match(/BinRegReg/g)?.length).toBe(2)
+    expect(disassemble(compile("const r = a - b; let a = 1; let b = 2; return r").main)).not.toContain("BinRegReg")
   })
 
   it("the opcode table is dense and every row is consistent", () => {
@@ -108,5 +115,8 @@ describe("verifier", () => {
     expect(() => verifyCode(code(Op.Jump, 1, Op.Undefined, Op.Return), none, 0, 0)).toThrow(/middle of an instruction/)
     expect(() => verifyCode(code(Op.LoadReg, 5, Op.Return), none, 1, 0)).toThrow(/register 5/)
     expect(() => verifyCode(code(Op.Undefined), none, 0, 0)).toThrow(/falls off the end/)
+    expect(() => verifyCode(code(Op.BinRegReg, 0, 2, Op.Sub, Op.Return), none, 2, 2)).toThrow(/register 2/)
+    expect(() => verifyCode(code(Op.BinRegReg, 0, 1, Op.Lt, Op.Return), none, 2, 2)).toThrow(/not arithmetic/)
+    expect(verifyCode(code(Op.BinRegReg, 0, 1, Op.BitXor, Op.Return), none, 2, 2)).toBe(1)
   })
 })

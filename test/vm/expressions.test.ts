@@ -26,6 +26,24 @@ describe("expressions", () => {
     ])
   })
 
+  it("an operator on two register operands (BinRegReg) matches V8 on every type and in its slow paths", async () => {
+    await sameAsV8([
+      `const ops = [(a, b) => a + b, (a, b) => a - b, (a, b) => a * b, (a, b) => a / b, (a, b) => a % b, (a, b) => a ** b,
+        (a, b) => a << b, (a, b) => a >> b, (a, b) => a >>> b, (a, b) => a & b, (a, b) => a | b, (a, b) => a ^ b]
+      const pairs = [[7, 3], [-7.5, 2], [2 ** 31, 1], [-0, 0], [NaN, 1], [1, "2"], ["8", 2], ["a", "b"], [5, null], [undefined, 1], [3, true]]
+      return [ops.map((f) => pairs.map(([a, b]) => f(a, b))), ops.map((f, i) => (i === 8 ? "-" : f(3n, 2n)))]`,
+      `const f = (a, b) => a >>> b; try { f(3n, 2n) } catch (e) { return [e.name, e.message] }`,
+      `let calls = 0; const f = (a, b) => a - b + a * b
+      const o = { valueOf() { calls++; return 4 } }
+      return [f(o, 2), f(3, o), f(o, o), [o, 1, o].sort((a, b) => a - b).length, calls]`,
+      `const f = (a, b) => a + b; return [f({ toString() { return "x" } }, 1), f([1], [2]), f(1, { valueOf: () => 2n })]`,
+      `const f = (a, b) => a - b; try { f(1n, 1) } catch (e) { return [e.name, e.message] }`,
+      `const f = (a, b) => a - b; try { f({ valueOf() { throw new RangeError("v") } }, 1) } catch (e) { return [e.name, e.message] }`,
+      `try { a - b; let a = 1; let b = 2 } catch (e) { return [e.name, e.message] }`,
+      `let s = 0; for (let i = 0; i < 5; i++) { const d = i; s = s - d + i * d } return s`,
+    ])
+  })
+
   it("BigInt", () => {
     expect(run(`return [2n ** 64n, -5n / 2n, 5n % -3n, 1n << 3n, BigInt(10) === 10n, 10n > 5, 1n == 1, -(-3n), ~1n, typeof 1n]`)).toEqual([
       2n ** 64n,

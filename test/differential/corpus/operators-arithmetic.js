@@ -8,6 +8,13 @@ const k = "k"
 const xs = [-0, NaN, -Infinity, 1e21, 1e-7, 0.1 + 0.2, -1.5, 2 ** 53, 123456789012, 5e-324]
 return [xs.map((x) => k + x), k + xs.length, "" + -0]
 
+// === register-operands
+// Both operands in registers: one instruction in the VM (BinRegReg), whatever their types.
+const ops = [(a, b) => a + b, (a, b) => a - b, (a, b) => a * b, (a, b) => a / b, (a, b) => a % b, (a, b) => a ** b,
+  (a, b) => a << b, (a, b) => a >> b, (a, b) => a >>> b, (a, b) => a & b, (a, b) => a | b, (a, b) => a ^ b]
+const pairs = [[7, 3], [-7.5, 2], [2 ** 31, 1], [-0, 0], [NaN, 1], [1, "2"], ["8", 2], [5, null], [undefined, 1], [3, true], [{ valueOf: () => 6 }, 4]]
+return [ops.map((f) => pairs.map(([a, b]) => f(a, b))), ops.map((f, i) => (i === 8 ? "-" : String(f(5n, 2n)))), [5, 1, 4, 2, 3].sort((a, b) => b - a), [1, 2, 3].reduce((a, b) => a + b)]
+
 // === add-mixed-coercions
 return [true + 1, null + 1, [] + [], [1, 2] + [3], {} + "", String(undefined + 1), 1 + true + "x"]
 
