@@ -198,8 +198,9 @@ export class Machine {
     const regs = frame.regs
     const n = argc < code.paramCount ? argc : code.paramCount
     for (let i = 0; i < n; i++) regs[i] = src[start + i]
-    // A loop, not fill: on a few registers the builtin's entry costs more than the stores.
-    for (let i = n; i < regs.length; i++) regs[i] = undefined
+    // A loop, not fill: on a few registers the builtin's entry costs more than the stores. Only the registers: the
+    // operand stack above them is written before it is read (the verifier's depths) and is not saved (sp bounds it).
+    for (let i = n, end = code.registerCount; i < end; i++) regs[i] = undefined
     frame.pc = 0
     frame.sp = code.registerCount
     // A frame that serves call after call soon lives in V8's old generation, where every store of a pointer into
