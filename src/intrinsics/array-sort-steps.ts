@@ -277,7 +277,9 @@ export class SortSteps extends StepTask {
   private startMerge(): Step | typeof SYNC {
     this.runs.push(this.n)
     this.src = this.items
-    this.dst = new Array<Value>(this.n)
+    // A copy rather than `new Array(n)`: the two lists a merge reads and writes in turn keep one elements kind, so
+    // each element access in a merge is monomorphic (a new array is holey, and takes on the kind of what it gets).
+    this.dst = this.items.slice()
     this.bounds = this.runs
     return this.mergePass()
   }
