@@ -139,29 +139,33 @@ export class Execution extends Context.Service<
             .pipe(Effect.catch((e) => Effect.logWarning(`could not record the logs of run ${run.id}`, e)))
         })
 
+      /** Writes the outcomes left to record, then the lines logged since the last flush (an unrecorded run keeps both for its end). */
+      const writeFlush = (run: Running) =>
+        Effect.suspend(() => (run.unrecorded !== undefined ? Effect.void : writeSettled(run).pipe(Effect.andThen(writeLogs(run)))))
+
       /**
-       * Writes the outcomes left to record, then the lines logged since the last flush (an unrecorded run keeps both
-       * for its end), one flush at a time, so the timer's and a call's flushes cannot write a run's lines out of order.
+       * `writeFlush`, one flush at a time, so the timer's and a call's flushes cannot write a run's lines out of order.
        * A flush is not interrupted once it has its permit: it takes what it writes out of the run first, so the run's
-       * end (which interrupts the timer's flusher) or a cancel would otherwise lose lines and outcomes on their way to
-       * the database. Its statements are bounded (the store's retries are), so an interrupt waits at most for them.
+       * end or a cancel would otherwise lose lines and outcomes on their way to the database. Its statements are
+       * bounded (the store's retries are), so an interrupt waits at most for them.
        */
-      const flushLogs = (run: Running) =>
-        run.flushLock.withPermit(
-          Effect.uninterruptible(
-            Effect.suspend(() => (run.unrecorded !== undefined ? Effect.void : writeSettled(run).pipe(Effect.andThen(writeLogs(run))))),
-          ),
-        )
+      const flushLogs = (run: Running) => run.flushLock.withPermit(Effect.uninterruptible(writeFlush(run)))
 
       const interruptFiber = (id: string) =>
         Effect.flatMap(FiberMap.get(fibers, id), (fiber) => (Option.isSome(fiber) ? Fiber.interrupt(fiber.value) : Effect.void))
 
-      /** Stops the run from outside its fiber (a caller inside it would wait for itself) and waits to be interrupted. */
-      const stopFromWithin = (run: Running, reason: StopReason) =>
+      /** Stops the run from outside its fiber (a caller inside it would wait for itself). */
+      const stopLater = (run: Running, reason: StopReason) =>
         Effect.suspend(() => {
           run.stop ??= reason
-          return fork(interruptFiber(run.id)).pipe(Effect.andThen(Effect.never))
+          return fork(interruptFiber(run.id))
         })
+
+      /** `stopLater`, from a fiber the run's interruption ends: it waits to be interrupted. */
+      const stopFromWithin = (run: Running, reason: StopReason) => stopLater(run, reason).pipe(Effect.andThen(Effect.never))
+
+      const unrecordable = (run: Running, e: SqlError.SqlError) =>
+        Effect.sync(() => void (run.fault ??= `The run could not be recorded: ${sqlMessage(e)}`))
 
       /**
        * Makes sure the store knows the run before something leaves the process or outlives it here: a run whose
@@ -174,13 +178,50 @@ export class Execution extends Context.Service<
             : run.record.pipe(
                 Effect.matchEffect({
                   onSuccess: (ok) => (ok ? Effect.void : stopFromWithin(run, "clash")),
-                  onFailure: (e) =>
-                    Effect.sync(() => void (run.fault ??= `The run could not be recorded: ${sqlMessage(e)}`)).pipe(
-                      Effect.andThen(stopFromWithin(run, "fault")),
-                    ),
+                  onFailure: (e) => unrecordable(run, e).pipe(Effect.andThen(stopFromWithin(run, "fault"))),
                 }),
               ),
         )
+
+      /**
+       * The timer's flush of a run: its first logged line records an unrecorded run, and a run that ends or is
+       * stopped writes what is left itself. Under the flush permit throughout, so that end, which takes the permit
+       * before it writes, comes after any of this.
+       */
+      const flushTimed = (run: Running) =>
+        run.flushLock.withPermit(
+          Effect.uninterruptible(
+            Effect.suspend(() => {
+              if (run.finishing || run.stop !== undefined) return Effect.void
+              if (run.unrecorded === undefined) return writeFlush(run)
+              if (run.logs.length === 0) return Effect.void
+              return run.record.pipe(
+                Effect.matchEffect({
+                  onSuccess: (ok) => (ok ? writeFlush(run) : stopLater(run, "clash")),
+                  onFailure: (e) => unrecordable(run, e).pipe(Effect.andThen(stopLater(run, "fault"))),
+                }),
+              )
+            }),
+          ),
+        )
+
+      // Every LOG_FLUSH_MS, one fiber flushes the runs that logged lines or have outcomes to record: a fiber and a
+      // timer of its own per run cost every run, most of which never log (about 5 µs of each POST /v1/runs).
+      yield* fork(
+        Effect.forever(
+          Effect.sleep(LOG_FLUSH_MS).pipe(
+            Effect.andThen(
+              Effect.suspend(() =>
+                Effect.forEach(
+                  [...running.values()].filter((r) => (r.logs.length > 0 || r.settles.length > 0) && !r.finishing && r.stop === undefined),
+                  (run) => flushTimed(run).pipe(Effect.catchDefect((defect) => Effect.logWarning(`could not flush the logs of run ${run.id}`, defect))),
+                  { concurrency: "unbounded", discard: true },
+                ),
+              ),
+            ),
+          ),
+        ),
+      )
 
       const tracker = (run: Running, replay: boolean, recorded: RecordedCalls | undefined): RunCalls => ({
         runId: run.id,
@@ -249,19 +290,13 @@ export class Execution extends Context.Service<
       // run alive until a full GC.
       const runAndSave = Effect.fnUntraced(function* (s: Saving) {
         const { run, row } = s
-        const logged = Effect.suspend(() => (run.logs.length > 0 ? recordFirst(run) : Effect.void))
-        const logger = Effect.forever(Effect.sleep(LOG_FLUSH_MS).pipe(Effect.andThen(logged), Effect.andThen(flushLogs(run))))
-        // Started now: it only sets its timer, which needs no turn of the scheduler (a setImmediate) per run.
-        const flushing = yield* Effect.forkIn(logger, runScope, { startImmediately: true })
         const outcome = yield* run.program.run.pipe(
           Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
-          Effect.onInterrupt(() => Fiber.interrupt(flushing)),
         )
         run.finishing = true
-        yield* Fiber.interrupt(flushing)
         // Outcomes left to record go with the run's end (or its suspend), unless lines logged after them must be
-        // written first.
-        if (run.logs.length > 0) yield* flushLogs(run)
+        // written first; either way after the timer's flush under way, if one is.
+        yield* run.logs.length > 0 ? flushLogs(run) : run.flushLock.withPermit(Effect.void)
         // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
         if (outcome.ok !== "suspended") yield* checkpointed(run)
         // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
@@ -370,7 +405,7 @@ export class Execution extends Context.Service<
         }
         running.set(row.id, run)
         run.since = yield* Clock.currentTimeMillis
-        // Not interrupted halfway (the log flusher that may start it is interrupted when the run ends): a row
+        // Not interrupted halfway (a call or the timer's flush may start it, and the run be stopped meanwhile): a row
         // written but not noted here would make the run's end clash with itself.
         if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(recordOnce(run)))
         run.program = yield* make(tracker(run, replay, recorded), (line, index) => void run.logs.push({ line, index })).pipe(
