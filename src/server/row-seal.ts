@@ -58,7 +58,8 @@ const VERSION_1 = "v1."
  */
 const sealedBytes = (fields: SealedFields, state: Uint8Array | undefined, version: 1 | 2): ReadonlyArray<Uint8Array> => {
   const { id, tenant, code, limits, tools, seed } = fields
-  const covered = version === 1 ? { id, tenant, code, limits, tools, seed } : { id, tenant, code, limits, tools, seed, forkedFrom: fields.forkedFrom ?? null }
+  // Keys in order: `canonical` then copies no more than `limits`.
+  const covered = version === 1 ? { code, id, limits, seed, tenant, tools } : { code, forkedFrom: fields.forkedFrom ?? null, id, limits, seed, tenant, tools }
   const head = Buffer.from(canonical(storable(covered)), "utf8")
   return state === undefined ? [head] : [head, Buffer.of(0), state]
 }

@@ -1,5 +1,5 @@
 /** How runs look from outside: the `Run` a request answers with, list cursors, request fingerprints. */
-import { createHash } from "node:crypto"
+import { hash } from "node:crypto"
 import type * as Schema from "effect/Schema"
 import type { CallOutcome, CreateRun, ForkRun, PendingCall, Result, Run, RunCheckpoint, RunStatus, SourceLocation } from "../api.ts"
 import { canonical } from "../canonical.ts"
@@ -32,23 +32,15 @@ export const isEventId = (s: string): boolean => /^\d{1,19}$/.test(s) && BigInt(
 
 /** What makes two `POST /v1/runs` the same request (`wait` only changes how it is answered). */
 export const fingerprint = (request: CreateRun): string =>
-  createHash("sha256")
-    .update(canonical({ code: request.code, tools: request.tools ?? null, limits: request.limits ?? null }))
-    .digest("hex")
+  hash("sha256", canonical({ code: request.code, limits: request.limits ?? null, tools: request.tools ?? null }), "hex")
 
 /** What makes two `POST /v1/runs/{id}/fork` of one run the same request (`wait` aside, as for a new run). */
 export const forkFingerprint = (source: string, request: ForkRun): string =>
-  createHash("sha256")
-    .update(
-      canonical({
-        fork: source,
-        at: request.at ?? null,
-        outcomes: request.outcomes ?? null,
-        tools: request.tools ?? null,
-        limits: request.limits ?? null,
-      }),
-    )
-    .digest("hex")
+  hash(
+    "sha256",
+    canonical({ at: request.at ?? null, fork: source, limits: request.limits ?? null, outcomes: request.outcomes ?? null, tools: request.tools ?? null }),
+    "hex",
+  )
 
 /** The run's result with each recorded call's source location added to its `toolCalls`. */
 export const located = (result: Result, locations: ReadonlyMap<string, SourceLocation> | undefined): Result => {
