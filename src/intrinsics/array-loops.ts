@@ -29,6 +29,13 @@ import { CreateIdx, GetIdx, GetPresent, nextPresentIndex, peekIdx, prevPresentIn
  */
 const MAX_RESERVE = 1 << 16
 
+/**
+ * The most room filter reserves for what it keeps: an array of more elements is a large object to V8 (over 128 KB),
+ * each one pages mapped for it, faulted in and unmapped again by the next scavenge, where a filter that keeps a few
+ * of 20,000 elements needs none; one that keeps more grows past this as an array pushed to does.
+ */
+const FILTER_ROOM = 16_000
+
 /** The elements O stores below len: what map's result will store (O's holes stay holes in it). */
 const storedLength = (O: JSObject, len: number): number => (O instanceof ArrayObject && O.elements !== null ? Math.min(len, O.elements.length) : 0)
 
@@ -65,8 +72,8 @@ export class ElementLoop extends StepTask {
   private to = 0
   /**
    * filter into an array no program code can reach before the loop returns it: the elements kept so far, A's
-   * storage at the end. Room for every element O stores from the start: growing it one element at a time copied
-   * it ~20 times.
+   * storage at the end. Room for every element O stores from the start (growing it one element at a time copied
+   * it ~20 times), up to FILTER_ROOM: past it V8 grows the array as it goes.
    */
   private readonly kept: Value[] | undefined
   /** reduce: the accumulator, once there is one. */
@@ -102,7 +109,7 @@ export class ElementLoop extends StepTask {
     this.A = A
     if (A instanceof ArrayObject) A.reserve(kind === "map" ? storedLength(O, len) : kind === "from" ? Math.min(len, MAX_RESERVE) : 0)
     this.out = A instanceof ArrayObject && options.unreachable === true && (kind === "map" || kind === "from") ? (A.elements ?? undefined) : undefined
-    this.kept = kind === "filter" && options.unreachable === true ? new Array<Value>(storedLength(O, len)) : undefined
+    this.kept = kind === "filter" && options.unreachable === true ? new Array<Value>(Math.min(storedLength(O, len), FILTER_ROOM)) : undefined
     this.descending = options.descending === true
     this.throughHoles = kind === "find" || kind === "findIndex" || kind === "from"
     this.k = this.descending ? len - 1 : 0
