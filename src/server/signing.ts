@@ -11,14 +11,29 @@
  * - Verification ("Verifying webhook authenticity"): constant-time comparison, and reject timestamps more than
  *   five minutes from now ("Replay attacks").
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from "node:crypto"
 
 const PREFIX = "whsec_"
 
 /** A new secret: 32 random bytes. */
 export const newSecret = (): string => PREFIX + randomBytes(32).toString("base64")
 
-const key = (secret: string): Buffer => Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64")
+/**
+ * HMAC keys by secret, each made once: from the secret's text, a signature decoded it and made a key of the bytes
+ * every time (10 of its 12 us, warm). Bounded: the secrets of tools since rotated or removed go with the rest.
+ */
+const keys = new Map<string, KeyObject>()
+const MAX_KEYS = 1024
+
+const key = (secret: string): KeyObject => {
+  let k = keys.get(secret)
+  if (k === undefined) {
+    if (keys.size >= MAX_KEYS) keys.clear()
+    k = createSecretKey(Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64"))
+    keys.set(secret, k)
+  }
+  return k
+}
 
 /** The `v1,<base64>` signature of one message. */
 export const sign = (secret: string, id: string, timestamp: number, body: string): string =>
