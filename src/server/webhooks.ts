@@ -18,6 +18,7 @@ import * as Schedule from "effect/Schedule"
 import { ServerConfig } from "./config.ts"
 import { deeperThan, MAX_DATA_DEPTH } from "./json-guard.ts"
 import { Metrics } from "./metrics.ts"
+import { retryFailures } from "./retry.ts"
 import type { ToolRow } from "./store/tools.ts"
 import { AddressRefused, check, InvalidAllowList, policy, post, ReplyTooLarge, type Policy } from "./outbound.ts"
 import { headers as signatureHeaders } from "./signing.ts"
@@ -64,6 +65,9 @@ const describeNetworkError = (cause: unknown): string => {
   const name = cause instanceof Error ? cause.name : ""
   return name === "AbortError" || name === "TimeoutError" ? name : "network error"
 }
+
+/** Between a webhook's attempts: 100 ms, doubled each time, jittered. */
+const BACKOFF = Schedule.exponential("100 millis", 2).pipe(Schedule.jittered)
 
 export class Webhooks extends Context.Service<
   Webhooks,
@@ -172,19 +176,15 @@ export class Webhooks extends Context.Service<
           )
         })
 
+      const retries = { schedule: BACKOFF, times: config.webhookRetries, while: (e: WebhookError) => e.retryable }
+
       /** Sends one message to the tool, repeating it on retryable failures when `retry` says so. */
       const send = (tool: ToolRow, message: Record<string, unknown>, key: string, retry: boolean) => {
         // A durable tool's timeoutMs bounds its whole job; its `start` and `cancel` answer like any webhook.
         const answerMs = tool.mode === "durable" ? config.webhookTimeoutMs : (tool.timeoutMs ?? config.webhookTimeoutMs)
         const once = timed(tool, JSON.stringify(message), key, answerMs)
         if (!retry || config.webhookRetries === 0) return once
-        return once.pipe(
-          Effect.retry({
-            schedule: Schedule.exponential("100 millis", 2).pipe(Schedule.jittered),
-            times: config.webhookRetries,
-            while: (e) => e.retryable,
-          }),
-        )
+        return retryFailures(once, retries)
       }
 
       const call = Effect.fnUntraced(function* (tool: ToolRow, call: WebhookCall) {

@@ -5,6 +5,7 @@ import * as Schema from "effect/Schema"
 import type * as SqlClient from "effect/sql/SqlClient"
 import * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
+import { retryFailures } from "../../retry.ts"
 import { isTransient } from "../errors.ts"
 
 type E<A> = Effect.Effect<A, SqlError.SqlError>
@@ -15,8 +16,9 @@ type E<A> = Effect.Effect<A, SqlError.SqlError>
  * conditional ones (`WHERE owner = $me AND status = ...`) find nothing to do when the first try had committed,
  * which the callers already handle as "someone else did it", and the rest write the same values again.
  */
-const retryTransient = <A>(effect: E<A>): E<A> =>
-  Effect.retry(effect, { schedule: Schedule.exponential("100 millis", 2), times: 5, while: isTransient })
+const retryTransient = <A>(effect: E<A>): E<A> => retryFailures(effect, TRANSIENT)
+
+const TRANSIENT = { schedule: Schedule.exponential("100 millis", 2), times: 5, while: isTransient }
 
 /** The service with every member (effect or effect-returning function) tried again on transient failures. */
 export const retrying = <S extends object>(service: S): S =>
