@@ -184,17 +184,18 @@ export class Execution extends Context.Service<
         )
 
       /**
-       * The timer's flush of a run: its first logged line records an unrecorded run, and a run that ends or is
-       * stopped writes what is left itself. Under the flush permit throughout, so that end, which takes the permit
-       * before it writes, comes after any of this.
+       * The timer's flush of a run at `now`: an unrecorded run that logged is recorded once it has run for
+       * LOG_FLUSH_MS (a shorter one is still stored whole at its end), and a run that ends or is stopped writes what
+       * is left itself. Under the flush permit throughout, so that end, which takes the permit before it writes,
+       * comes after any of this.
        */
-      const flushTimed = (run: Running) =>
+      const flushTimed = (run: Running, now: number) =>
         run.flushLock.withPermit(
           Effect.uninterruptible(
             Effect.suspend(() => {
               if (run.finishing || run.stop !== undefined) return Effect.void
               if (run.unrecorded === undefined) return writeFlush(run)
-              if (run.logs.length === 0) return Effect.void
+              if (run.logs.length === 0 || now - run.since < LOG_FLUSH_MS) return Effect.void
               return run.record.pipe(
                 Effect.matchEffect({
                   onSuccess: (ok) => (ok ? writeFlush(run) : stopLater(run, "clash")),
@@ -210,13 +211,12 @@ export class Execution extends Context.Service<
       yield* fork(
         Effect.forever(
           Effect.sleep(LOG_FLUSH_MS).pipe(
-            Effect.andThen(
-              Effect.suspend(() =>
-                Effect.forEach(
-                  [...running.values()].filter((r) => (r.logs.length > 0 || r.settles.length > 0) && !r.finishing && r.stop === undefined),
-                  (run) => flushTimed(run).pipe(Effect.catchDefect((defect) => Effect.logWarning(`could not flush the logs of run ${run.id}`, defect))),
-                  { concurrency: "unbounded", discard: true },
-                ),
+            Effect.andThen(Clock.currentTimeMillis),
+            Effect.flatMap((now) =>
+              Effect.forEach(
+                [...running.values()].filter((r) => (r.logs.length > 0 || r.settles.length > 0) && !r.finishing && r.stop === undefined),
+                (run) => flushTimed(run, now).pipe(Effect.catchDefect((defect) => Effect.logWarning(`could not flush the logs of run ${run.id}`, defect))),
+                { concurrency: "unbounded", discard: true },
               ),
             ),
           ),
