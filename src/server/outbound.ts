@@ -11,7 +11,8 @@
  * IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4 address they carry.
  *
  * `post` is the one HTTP request a webhook makes: no redirects (a 3xx is just an answer), a request body limit
- * checked before sending and a reply limit enforced while reading (the socket is dropped past it).
+ * checked before sending, and a reply limit enforced while reading and a time limit to its end (the socket is
+ * dropped past either).
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns"
 import { request as httpRequest, type IncomingMessage } from "node:http"
@@ -129,6 +130,11 @@ export class ReplyTooLarge extends Error {
   readonly code = "EREPLYTOOLARGE"
 }
 
+/** No whole reply within the request's `timeoutMs`. */
+export class ReplyTimedOut extends Error {
+  readonly code = "ETIMEDOUT"
+}
+
 /** A `lookup` for the socket that refuses forbidden addresses: the address checked is the address connected to. */
 const guardedLookup =
   (p: Policy) =>
@@ -150,18 +156,26 @@ export interface PostOptions {
   readonly headers: Record<string, string>
   readonly signal: AbortSignal
   readonly maxReplyBytes: number
+  /** From now until the reply's last byte: past it the request fails with `ReplyTimedOut` and its socket is dropped. */
+  readonly timeoutMs: number
 }
 
-/** POSTs `body` to `url` under the policy; answers the status and the reply text (never follows redirects). */
+/**
+ * POSTs `body` to `url` under the policy; answers the status and the reply text (never follows redirects). The timeout
+ * is a timer here rather than an Effect timeout around the call, which raced two fibers per request.
+ */
 export const post = (p: Policy, url: string, body: string, options: PostOptions): Promise<{ status: number; text: string }> =>
-  new Promise((ok, fail) => {
+  new Promise((answer, refuse) => {
     const u = new URL(url)
     const host = hostOf(u)
     const allowedHost = p.hostAllowed(host)
     if (!allowedHost && isIP(host) !== 0) {
       const why = p.refusal(host)
-      if (why !== undefined) return fail(new AddressRefused(`The webhook host ${why}`))
+      if (why !== undefined) return refuse(new AddressRefused(`The webhook host ${why}`))
     }
+    // Settled once: the first of the reply, a failure and the timer (which then drops the socket).
+    const ok = (reply: { status: number; text: string }) => (clearTimeout(timer), answer(reply))
+    const fail = (e: unknown) => (clearTimeout(timer), refuse(e))
     const bytes = Buffer.from(body)
     const req = (u.protocol === "https:" ? httpsRequest : httpRequest)(
       u,
@@ -186,6 +200,10 @@ export const post = (p: Policy, url: string, body: string, options: PostOptions)
         res.on("end", () => ok({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }))
       },
     )
+    const timer = setTimeout(() => {
+      refuse(new ReplyTimedOut(`no reply within ${options.timeoutMs} ms`))
+      req.destroy()
+    }, options.timeoutMs)
     req.on("error", fail)
     req.end(bytes)
   })

@@ -20,7 +20,7 @@ import { deeperThan, MAX_DATA_DEPTH } from "./json-guard.ts"
 import { Metrics } from "./metrics.ts"
 import { retryFailures } from "./retry.ts"
 import type { ToolRow } from "./store/tools.ts"
-import { AddressRefused, check, InvalidAllowList, policy, post, ReplyTooLarge, type Policy } from "./outbound.ts"
+import { AddressRefused, check, InvalidAllowList, policy, post, ReplyTimedOut, ReplyTooLarge, type Policy } from "./outbound.ts"
 import { headers as signatureHeaders } from "./signing.ts"
 
 export class WebhookError extends Data.TaggedError("WebhookError")<{
@@ -107,6 +107,7 @@ export class Webhooks extends Context.Service<
             try: (signal) =>
               post(outbound, tool.url, body, {
                 signal,
+                timeoutMs,
                 maxReplyBytes: config.webhookMaxReplyBytes,
                 headers: {
                   "content-type": "application/json",
@@ -117,9 +118,11 @@ export class Webhooks extends Context.Service<
             catch: (cause) =>
               cause instanceof AddressRefused
                 ? fail("Refused", false, `POST ${where} refused: ${cause.message}`)
-                : cause instanceof ReplyTooLarge
-                  ? fail("InvalidReply", false, `POST ${where} replied with more than ${config.webhookMaxReplyBytes} bytes`)
-                  : fail("Unreachable", true, `POST ${where} could not be reached: ${describeNetworkError(cause)}`),
+                : cause instanceof ReplyTimedOut
+                  ? fail("Timeout", true, `POST ${where} did not answer within ${timeoutMs} ms`)
+                  : cause instanceof ReplyTooLarge
+                    ? fail("InvalidReply", false, `POST ${where} replied with more than ${config.webhookMaxReplyBytes} bytes`)
+                    : fail("Unreachable", true, `POST ${where} could not be reached: ${describeNetworkError(cause)}`),
           })
           const text = response.text
           const status = response.status
@@ -142,20 +145,7 @@ export class Webhooks extends Context.Service<
             return yield* fail("InvalidReply", false, `POST ${where} replied ${status} with JSON nested deeper than ${MAX_DATA_DEPTH} levels`)
           }
           return reply as { readonly output?: unknown; readonly data?: unknown }
-        }).pipe(
-          Effect.timeoutOrElse({
-            duration: timeoutMs,
-            orElse: () =>
-              Effect.fail(
-                new WebhookError({
-                  path: tool.path,
-                  reason: "Timeout",
-                  retryable: true,
-                  detail: `POST ${where} did not answer within ${timeoutMs} ms`,
-                }),
-              ),
-          }),
-        )
+        })
       }
 
       /** One attempt, timed into the latency histogram (by outcome: ok or the failure's reason). */
