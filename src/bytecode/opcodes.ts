@@ -80,6 +80,7 @@ export const OPCODES = {
   ArrayPushHole: { code: 38, operands: [], pop: 1, push: 1, stack: "arr -> arr" },
   ArraySpread: { code: 39, operands: ["const"], pop: 2, push: 1, stack: "arr iterable -> arr (const: not-iterable message)" },
   GetField: { code: 40, operands: ["name"], pop: 1, push: 1, stack: "obj -> obj.name" },
+  GetFieldReg: { code: 155, operands: ["reg", "name"], pop: 0, push: 1, stack: "-> rA.name (LoadReg rA, GetField name)" },
   GetFieldForCall: { code: 41, operands: ["name"], pop: 1, push: 2, stack: "obj -> obj obj.name" },
   GetElem: { code: 42, operands: [], pop: 2, push: 1, stack: "obj key -> obj[key]" },
   GetElemForCall: { code: 43, operands: [], pop: 2, push: 2, stack: "obj key -> obj obj[key]" },

@@ -84,7 +84,7 @@ export type HotOpcode = (typeof Op)[
   | "LoadReg" | "LoadRegChecked" | "StoreReg" | "StoreRegChecked" | "ClearReg"
   | "LoadEnv" | "LoadEnvChecked" | "StoreEnv" | "StoreEnvChecked" | "PushEnv" | "PopEnv" | "CopyEnv"
   | "LoadGlobal" | "LoadGlobalOrUndefined" | "LoadFrameThis" | "LoadFrameFunction"
-  | "NewObject" | "NewRecord" | "NewArray" | "ArrayPush" | "GetField" | "GetFieldForCall" | "GetElem" | "GetElemForCall" | "PutField" | "PutElem" | "DefineField"
+  | "NewObject" | "NewRecord" | "NewArray" | "ArrayPush" | "GetField" | "GetFieldReg" | "GetFieldForCall" | "GetElem" | "GetElemForCall" | "PutField" | "PutElem" | "DefineField"
   | "BinRegReg" | "Add" | "Sub" | "Mul" | "Div" | "Mod" | "Exp" | "Shl" | "Sar" | "Shr" | "BitAnd" | "BitOr" | "BitXor"
   | "StrictEq" | "StrictNe" | "Eq" | "Ne" | "Lt" | "Gt" | "Le" | "Ge" | "Neg" | "BitNot" | "Not" | "TypeOf" | "Inc" | "Dec" | "ToNumeric" | "ToString"
   | "Jump" | "JumpIfTrue" | "JumpIfFalse" | "JumpIfTruePeek" | "JumpIfFalsePeek" | "JumpIfNullishPeek" | "JumpIfNotNullishPeek" | "JumpIfNotUndefinedPeek" | "JumpIfDone"
@@ -299,10 +299,14 @@ export function runFrame(m: Machine, entry: Frame): void {
           }
           break
         }
+        case 155 satisfies typeof Op.GetFieldReg:
         case 41 satisfies typeof Op.GetFieldForCall: {
+          // GetFieldForCall keeps its object under the value; GetFieldReg reads it from a register (`r.price` of a
+          // callback's parameter: the load and the read in one dispatch).
+          const at = pc - 1
+          const obj = (op === Op.GetFieldReg ? regs[bc[pc++] as number] : regs[sp - 1]) as Value
           const key = consts[bc[pc++] as number] as string
-          const obj = regs[sp - 1] as Value
-          let v = obj instanceof JSObject ? getCached(code, pc - 2, obj, key) : MISS
+          let v = obj instanceof JSObject ? getCached(code, at, obj, key) : MISS
           if (isMarker(v)) v = getFast(realm, obj, key)
           if (!isMarker(v)) regs[sp++] = v
           else {

@@ -84,6 +84,13 @@ describe("compiler", () => {
     expect(disassemble(compile("const r = a - b; let a = 1; let b = 2; return r").main)).not.toContain("BinRegReg")
   })
 
+  it("reads a named property of a register binding in one instruction", () => {
+    const text = disassembleProgram(compile("let g = {}\nconst f = (r) => [r.a, r?.b, r[0], g.c, r.d()]\nreturn [f, () => g]"))
+    expect(text).toContain(`GetFieldReg r0 "a"`)
+    // Optional chains, computed keys, environment bindings and method calls keep their own instructions.
+    expect(text.match(/GetFieldReg/g)?.length).toBe(1)
+  })
+
   it("the opcode table is dense and every row is consistent", () => {
     OP_INFO.forEach((row, code) => {
       expect(row.code).toBe(code)

@@ -44,6 +44,19 @@ describe("expressions", () => {
     ])
   })
 
+  it("a named property of a register binding (GetFieldReg) reads as GetField does, getters, primitives and errors included", async () => {
+    await sameAsV8([
+      `const rows = [{ price: 3, qty: 2 }, { price: 5, qty: 0 }]; return rows.map((r) => r.price * r.qty + r.missing)`,
+      `let n = 0; const o = { get p() { n++; return this.q }, q: 7 }; const f = (x) => x.p + x.p; return [f(o), n, f(Object.create(o)), n]`,
+      `const f = (s) => [s.length, s.constructor.name, s.toString === String.prototype.toString]; return [f("abc"), f(5).slice(1)]`,
+      `const f = (x) => x.p; try { f(undefined) } catch (e) { return [e.name, e.message] }`,
+      `const f = (x) => x.p; try { f(null) } catch (e) { return [e.name, e.message] }`,
+      `const f = (x) => x.p; try { f({ get p() { throw new RangeError("g") } }) } catch (e) { return [e.name, e.message] }`,
+      `try { a.p; let a = {} } catch (e) { return [e.name, e.message] }`,
+      `const shapes = [{ p: 1 }, { q: 0, p: 2 }, [3], { p: 4 }]; const f = (x) => x.p; return shapes.map(f).concat(shapes.map((x) => x.length))`,
+    ])
+  })
+
   it("BigInt", () => {
     expect(run(`return [2n ** 64n, -5n / 2n, 5n % -3n, 1n << 3n, BigInt(10) === 10n, 10n > 5, 1n == 1, -(-3n), ~1n, typeof 1n]`)).toEqual([
       2n ** 64n,
