@@ -46,10 +46,21 @@ export const transactional =
  * Rows as the schema says they are. A row that does not match is a defect (the schema and the migrations
  * disagree), not a failure a caller could handle.
  */
-export const decodeRows = <T>(schema: Schema.Decoder<T>) => {
-  const decode = Schema.decodeUnknownEffect(Schema.Array(schema))
-  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<T>> => decode(rows).pipe(Effect.orDie)
+export const decodeRows = <T>(schema: Schema.Decoder<T>): ((rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<T>>) => {
+  let decode = decoders.get(schema)
+  if (decode === undefined) {
+    const rows = Schema.decodeUnknownEffect(Schema.Array(schema))
+    decode = (raw) => rows(raw).pipe(Effect.orDie)
+    decoders.set(schema, decode)
+  }
+  return decode as (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<T>>
 }
+
+/**
+ * Each row schema's decoder, made once: the stores ask for one per statement, and a new array schema is a new
+ * parser to build.
+ */
+const decoders = new WeakMap<Schema.Decoder<unknown>, (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<unknown>>>()
 
 /** The notices' channel. https://www.postgresql.org/docs/current/sql-notify.html: payloads stay under 8000 bytes. */
 export const CHANNEL = "codemode_runs"
