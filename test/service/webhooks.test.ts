@@ -4,7 +4,11 @@
  */
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { ServerConfig } from "../../src/server/config.ts"
 import { Metrics } from "../../src/server/metrics.ts"
@@ -131,6 +135,32 @@ describe("webhook calls", () => {
     expect(e.reason).toBe("Timeout")
     expect(e.message).toBe(`Webhook tool orders.lookup failed: POST ${r.url}/ did not answer within 200 ms`)
     expect(Date.now() - started).toBeLessThan(1400)
+  })
+
+  // A suspend or cancel interrupts a call in flight: its request must not stay open at the tool.
+  it("drops the request of an interrupted call", async () => {
+    const closed = Promise.withResolvers<void>()
+    const arrived = Promise.withResolvers<void>()
+    const server = createServer((req) => {
+      req.socket.on("close", () => closed.resolve())
+      arrived.resolve()
+    })
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok))
+    closers.push(() => new Promise((ok) => (server.closeAllConnections(), server.close(() => ok()))))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const exit = await Effect.runPromiseExit(
+      Effect.gen(function* () {
+        const webhooks = yield* Webhooks
+        const fiber = yield* Effect.forkChild(webhooks.call(tool(url), { key: "run-1:0", runId: "run-1", input: null }))
+        yield* Effect.promise(() => arrived.promise)
+        yield* Fiber.interrupt(fiber)
+        return yield* Fiber.await(fiber)
+      }).pipe(Effect.provide(services)),
+    )
+    expect(exit._tag === "Success" && Exit.hasInterrupts(exit.value)).toBe(true)
+    // Well before the 2 s timeout, which would drop it too.
+    const late = new Promise<string>((ok) => setTimeout(() => ok("still open"), 1000).unref())
+    expect(await Promise.race([closed.promise.then(() => "closed"), late])).toBe("closed")
   })
 
   it("reports an unreachable host, and retries it for idempotent tools", async () => {
