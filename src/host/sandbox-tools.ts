@@ -140,11 +140,15 @@ const build = (host: ToolsHost, node: TreeNode): JSObject => {
   return o
 }
 
-/** The host of each realm's tools, for what serves every run from the template realm (search-global.ts). */
-const hosts = new WeakMap<Realm, ToolsHost>()
+/**
+ * The tool index and ledger of each realm, for what serves every run from the template realm (search-global.ts).
+ * Not the realm's ToolsHost: a WeakMap value that refers back to its key keeps the key alive through every
+ * young-generation GC, and with it the whole run (docs/internals.md, "A run's garbage dies young").
+ */
+const hosts = new WeakMap<Realm, Pick<ToolsHost, "index" | "ledger">>()
 
 /** The tool index and ledger of the run whose realm this is (its `installTools`). */
-export const toolsHostOf = (realm: Realm): ToolsHost => {
+export const toolsHostOf = (realm: Realm): Pick<ToolsHost, "index" | "ledger"> => {
   const host = hosts.get(realm)
   if (host === undefined) throw new Error("codemode bug: a realm without tools called a host built-in")
   return host
@@ -155,7 +159,7 @@ export const toolsHostOf = (realm: Realm): ToolsHost => {
  * and makes `host` the realm's for `toolsHostOf`.
  */
 export const installTools = (host: ToolsHost): void => {
-  hosts.set(host.realm, host)
+  hosts.set(host.realm, { index: host.index, ledger: host.ledger })
   const root = build(host, host.index.root)
   host.realm.globalObject.properties.set(TOOLS_GLOBAL, Property.data(root, true, false, true))
 }
