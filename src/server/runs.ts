@@ -12,6 +12,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
@@ -162,7 +163,7 @@ export class Runs extends Context.Service<
       /** Answers a created or resumed run: once it settles or suspends, or (202, still running) after `waitMs`. */
       const answer = Effect.fnUntraced(function* (saved: Saved, row: RunRow, waitMs: number) {
         if (waitMs <= 0) return yield* view(row)
-        const done = yield* Effect.raceFirst(saved, Effect.as(Effect.sleep(waitMs), undefined))
+        const done = yield* execution.within(saved, waitMs)
         return yield* view(done ?? (yield* load(row.tenant, row.id)))
       })
 
@@ -200,7 +201,7 @@ export class Runs extends Context.Service<
         if (here !== undefined && !here.recorded) {
           if (here.tenant !== tenant || here.requestHash !== requestHash) return yield* conflict(id)
           const saved = yield* execution.saved(id)
-          const row = saved === undefined ? undefined : yield* saved
+          const row = saved === undefined ? undefined : yield* Deferred.await(saved)
           if (row !== undefined) return yield* view(row)
         }
         const row = yield* store.get(tenant, id)
@@ -249,12 +250,15 @@ export class Runs extends Context.Service<
           // A run still going after `recordAfterMs` is written then, not at the wait's end: other clients can see
           // it, and it holds a lease like any other, while this client waits on.
           const unrecordedMs = Math.min(wait, config.recordAfterMs)
-          const settled = (ms: number) => Effect.raceFirst(Effect.map(saved, (row) => ({ row })), Effect.as(Effect.sleep(ms), undefined))
-          const early = yield* settled(unrecordedMs)
-          if (early !== undefined) return yield* early.row === undefined ? unstored(run, wait) : view(early.row)
+          const early = yield* execution.within(saved, unrecordedMs)
+          // Undefined is both the wait passing and a run whose end was not stored: only the second is done.
+          if (early !== undefined || Deferred.isDoneUnsafe(saved)) {
+            const row = early ?? (yield* Deferred.await(saved))
+            return yield* row === undefined ? unstored(run, wait) : view(row)
+          }
           if (!(yield* execution.record(id))) return yield* existing(tenant, id, requestHash, wait)
-          const done = yield* settled(wait - unrecordedMs)
-          return yield* view(done?.row ?? (yield* load(tenant, id)))
+          const done = yield* execution.within(saved, wait - unrecordedMs)
+          return yield* view(done ?? (yield* load(tenant, id)))
         }
         const row = yield* store.insert({ ...run, leaseMs: config.leaseMs })
         if (row === undefined) return yield* existing(tenant, id, requestHash, wait)

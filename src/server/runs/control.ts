@@ -7,6 +7,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
@@ -105,7 +106,7 @@ export class RunControl extends Context.Service<
             if (row.status !== "running") return yield* finished(row, "suspended")
             const saved = yield* execution.suspend(id, "manual")
             if (saved !== undefined) {
-              const after = (yield* saved) ?? (yield* load(tenant, id))
+              const after = (yield* Deferred.await(saved)) ?? (yield* load(tenant, id))
               if (after.status === "suspended") return after
               // It ended first (returned, or a cancel won), as the remote path answers; or it moved to another replica.
               if (after.status !== "running") return yield* finished(after, "suspended")

@@ -37,6 +37,7 @@ import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
 import { checkpointed, checkpointer, idleSuspender } from "./background.ts"
+import { makeDeadlines } from "./deadlines.ts"
 import { failing, type Make, type Running, type Saved, type StopReason, takeLogs } from "./running.ts"
 
 const LOG_FLUSH_MS = 100
@@ -55,6 +56,8 @@ export class Execution extends Context.Service<
     readonly launchUnrecorded: (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, make: Make) => Effect.Effect<Saved | undefined>
     /** The run's `Saved`, when it executes here. */
     readonly saved: (id: string) => Effect.Effect<Saved | undefined>
+    /** The row `saved` completes with, or undefined once `ms` have passed first (on this replica's Clock). */
+    readonly within: (saved: Saved, ms: number) => Effect.Effect<RunRow | undefined>
     /** Asks a run executing here to suspend (`by` decides how it is saved); undefined when it is not here. */
     readonly suspend: (id: string, by: "manual" | "shutdown") => Effect.Effect<Saved | undefined, SuspendRefused>
     /** Stops a run executing here and waits until its outcome is written; undefined when it is not here. */
@@ -111,6 +114,8 @@ export class Execution extends Context.Service<
       const runScope = yield* Scope.make()
       const fork = <A, E>(effect: Effect.Effect<A, E>) => Effect.asVoid(Effect.forkIn(effect, runScope))
       let draining = false
+      const deadlines = makeDeadlines(yield* Clock.Clock)
+      yield* fork(deadlines.loop)
 
       const armIdle = idleSuspender(config.idleSuspendMs, fork)
       const checkpoint = checkpointer(store, me, config.checkpointMaxPerRun, fork)
@@ -415,7 +420,7 @@ export class Execution extends Context.Service<
         // A new fork's state of its own, at once: a replica that takes it over continues from a state, and a fork
         // has no code to start again from (Ownership.continueSealed).
         if (row.forkedFrom !== null && !replay) yield* checkpoint(run, false)
-        return Deferred.await(run.saved)
+        return run.saved
       })
 
       const stop = Effect.fnUntraced(function* (id: string, reason: StopReason) {
@@ -431,7 +436,7 @@ export class Execution extends Context.Service<
         if (run === undefined) return undefined
         run.suspending = by
         yield* run.program.suspend
-        return Deferred.await(run.saved)
+        return run.saved
       })
 
       const stopLost = Effect.fnUntraced(function* (renewed: ReadonlySet<string>, renewalStarted: number) {
@@ -461,7 +466,7 @@ export class Execution extends Context.Service<
                   Effect.timeout(config.drainMs),
                 ),
               )
-              if (Exit.isSuccess(suspended) && suspended.value !== undefined) yield* suspended.value
+              if (Exit.isSuccess(suspended) && suspended.value !== undefined) yield* Deferred.await(suspended.value)
               else yield* stop(id, "shutdown")
             }).pipe(Effect.timeout(config.drainMs + 10_000), Effect.ignore),
           { concurrency: "unbounded" },
@@ -473,7 +478,8 @@ export class Execution extends Context.Service<
         // Only an unrecorded launch can find its id taken here.
         launch: (row, replay, make, recorded) => Effect.map(start(row, replay, make, undefined, recorded), (saved) => saved!),
         launchUnrecorded: (row, unrecorded, make) => start(row, false, make, unrecorded, undefined),
-        saved: (id) => Effect.sync(() => (running.has(id) ? Deferred.await(running.get(id)!.saved) : undefined)),
+        saved: (id) => Effect.sync(() => running.get(id)?.saved),
+        within: deadlines.within,
         suspend,
         stop,
         stopLost,

@@ -10,6 +10,7 @@
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
@@ -169,7 +170,7 @@ export class Ownership extends Context.Service<
                   : executor.program({ ...spec, ...replay }),
             recorded,
           )
-          if (untaken !== undefined) yield* Effect.forkIn(Effect.andThen(saved, untaken), scope)
+          if (untaken !== undefined) yield* Effect.forkIn(Effect.andThen(Deferred.await(saved), untaken), scope)
           return saved
         })
 

@@ -14,7 +14,7 @@ import { failed } from "./views.ts"
 export type StopReason = "cancel" | "lease" | "shutdown" | "fault" | "clash"
 
 /** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
-export type Saved = Effect.Effect<RunRow | undefined>
+export type Saved = Deferred.Deferred<RunRow | undefined>
 
 /** Builds a run's program, given what the run's tool calls report to and where its log lines go. */
 export type Make = (calls: RunCalls, onLog: OnLog) => Effect.Effect<Program>
@@ -27,7 +27,7 @@ export interface Running {
   /** The row's seal with a state it saves (row-seal.ts). */
   readonly seal: (state: Uint8Array) => string | null
   program: Program
-  readonly saved: Deferred.Deferred<RunRow | undefined>
+  readonly saved: Saved
   /** When this replica took (or recorded) the run (ms): lease checks ignore runs taken after a renewal began. */
   since: number
   /** The row of a run not in the store yet; undefined once it is (or when it always was). */

@@ -132,6 +132,28 @@ for (const [name, store] of stores) {
         }),
       )
 
+      it.effect("a wait that passes answers the run still running, at its time and not before; recorded on the way", () =>
+        Effect.gen(function* () {
+          const runs = yield* Runs
+          const store = yield* RunStore
+          const t = tenant()
+          const id = `waited-${counter}-${name}`
+          const waiting = yield* Effect.forkChild(runs.create(t, { id, code: Fake.script({ steps: [{ sleep: 5000 }], return: 7 }), wait: 2000 }))
+          yield* eventually(Effect.map(runs.activeCount, (n) => (n > 0 ? n : undefined)))
+          // Past recordAfterMs (100) the row is written, and the client waits on for the rest of its 2000 ms.
+          yield* TestClock.adjust(100)
+          yield* eventually(store.get(t, id))
+          yield* TestClock.adjust(1899)
+          assert.isUndefined(waiting.pollUnsafe())
+          yield* TestClock.adjust(1)
+          const running = yield* Fiber.join(waiting)
+          assert.strictEqual(running.status, "running")
+          yield* TestClock.adjust(3000)
+          const done = yield* runs.get(t, id, 1000)
+          assert.deepStrictEqual(done.result, { ok: true, value: 7, toolCalls: [] })
+        }),
+      )
+
       it.effect("a tenant sees only its own runs and tools", () =>
         Effect.gen(function* () {
           const runs = yield* Runs
