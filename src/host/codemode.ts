@@ -241,10 +241,12 @@ export const makeWith = <const T extends ToolTree = {}, H extends Hooks = Hooks,
         }
         const meter = realm.memory
         if (meter !== undefined) {
-          interpreter.measureLive = () => {
+          // Named first: a function literal assigned straight to a property is made in old space (run.ts `now`).
+          const measureLive = (): void => {
             meter.measure([realm, interpreter], memoryBaseline())
             meter.charge(0)
           }
+          interpreter.measureLive = measureLive
         }
         const engine: LoopEngine<never> = {
           slice: (_saving, interrupt) => {

@@ -121,9 +121,9 @@ class Loop<S> {
   }
 
   /**
-   * A method over the clock, not a closure made in `main` and kept on the Loop: with one, until V8 optimized `main`
-   * (a service child's runs seldom get there), each scavenge kept ~90 % of what it found, finished runs alive until a
-   * full GC.
+   * A method over the clock, not a closure: `this.now = () => ...` in `main` made each run's closure in old space
+   * (docs/internals.md, "A run's garbage dies young"), which held `main`'s context, and so the run, through every
+   * scavenge until a full GC.
    */
   private now(): number {
     return this.clock.currentTimeMillisUnsafe()
