@@ -69,7 +69,9 @@ export class Program {
 
   constructor(program: InterpreterProgram, analysis: ScopeAnalysis) {
     this.source = program.source
-    this.locate = (offset) => program.locate(offset)
+    // Named first: a function literal assigned straight to a property is made in old space (docs/internals.md).
+    const locate = (offset: number): SourceLocation => program.locate(offset)
+    this.locate = locate
     this.analysis = analysis
     this.layout = new Layout(analysis)
     const fi = analysis.program
