@@ -1,6 +1,7 @@
 /** A run executing on this replica, as `Execution` holds it, and the types its callers name it by. */
 import type * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
 import type * as Semaphore from "effect/Semaphore"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
@@ -27,6 +28,8 @@ export interface Running {
   /** The row's seal with a state it saves (row-seal.ts). */
   readonly seal: (state: Uint8Array) => string | null
   program: Program
+  /** The fiber that runs the program and saves its end (undefined until it is forked). */
+  fiber: Fiber.Fiber<void> | undefined
   readonly saved: Saved
   /** When this replica took (or recorded) the run (ms): lease checks ignore runs taken after a renewal began. */
   since: number
