@@ -24,8 +24,8 @@ export const checkSeed = (seed: unknown): string | undefined => {
 }
 
 /**
- * Seeds the realm's Math.random: from `seed`, a host-chosen non-empty string, or with fresh random words when
- * there is none.
+ * Seeds the realm's Math.random: from `seed`, a host-chosen non-empty string (`checkSeed` has checked it where it
+ * was given), or with fresh random words when there is none.
  */
 export const seedRealm = (realm: Realm, seed: string | undefined): void => {
   let state: number[]
@@ -36,7 +36,6 @@ export const seedRealm = (realm: Realm, seed: string | undefined): void => {
     }
     state = Array.from(pool.subarray(next, (next += 4)))
   } else {
-    if (typeof seed !== "string" || seed === "") throw new TypeError("seed must be a non-empty string")
     // One-shot: a Hash object is a stream transform, ~2 us more per run to set up than the hash itself costs.
     const digest = hash("sha256", seed, "buffer")
     state = [0, 4, 8, 12].map((i) => digest.readUInt32BE(i))
