@@ -171,15 +171,16 @@ export class Execution extends Context.Service<
       /**
        * Makes sure the store knows the run before something leaves the process or outlives it here: a run whose
        * id was taken meanwhile (by another replica) is stopped unseen, and one that cannot be written is failed.
+       * `stop` is `stopFromWithin` from the run's own fiber, `stopLater` from another.
        */
-      const recordFirst = (run: Running): Effect.Effect<void> =>
+      const recordFirst = (run: Running, stop: typeof stopLater = stopFromWithin): Effect.Effect<void> =>
         Effect.suspend(() =>
           run.unrecorded === undefined
             ? Effect.void
             : run.record.pipe(
                 Effect.matchEffect({
-                  onSuccess: (ok) => (ok ? Effect.void : stopFromWithin(run, "clash")),
-                  onFailure: (e) => unrecordable(run, e).pipe(Effect.andThen(stopFromWithin(run, "fault"))),
+                  onSuccess: (ok) => (ok ? Effect.void : stop(run, "clash")),
+                  onFailure: (e) => unrecordable(run, e).pipe(Effect.andThen(stop(run, "fault"))),
                 }),
               ),
         )
@@ -195,14 +196,9 @@ export class Execution extends Context.Service<
           Effect.uninterruptible(
             Effect.suspend(() => {
               if (run.finishing || run.stop !== undefined) return Effect.void
-              if (run.unrecorded === undefined) return writeFlush(run)
-              if (run.logs.length === 0 || now - run.since < LOG_FLUSH_MS) return Effect.void
-              return run.record.pipe(
-                Effect.matchEffect({
-                  onSuccess: (ok) => (ok ? writeFlush(run) : stopLater(run, "clash")),
-                  onFailure: (e) => unrecordable(run, e).pipe(Effect.andThen(stopLater(run, "fault"))),
-                }),
-              )
+              if (run.unrecorded !== undefined && (run.logs.length === 0 || now - run.since < LOG_FLUSH_MS)) return Effect.void
+              // A run that could not be recorded stays unrecorded, and writeFlush then writes nothing.
+              return recordFirst(run, stopLater).pipe(Effect.andThen(writeFlush(run)))
             }),
           ),
         )
