@@ -6,11 +6,10 @@
  *    with BENCH_CONNECTIONS concurrent keep-alive clients for BENCH_SECONDS, interleaved over BENCH_ROUNDS rounds;
  *    the server is a `codemode serve` child process on Postgres (DATABASE_URL, default the local test server; a
  *    fresh database is created and dropped) or, with no reachable Postgres, on embedded PGlite.
- * 2. Resume latency (p50, p99): a program suspended while it awaits an idempotent webhook is resumed with
- *    `wait: true` (claim the row in Postgres, restore the state, call the webhook again, finish). This needs the
- *    VM to suspend (issue 5); until then the real figure is reported as n/a, and the same measurement is made
- *    with the scripted executor of the service tests (service + Postgres, no VM state) so the service's share is
- *    known.
+ * 2. Resume latency (p50, p99), after ten untimed resumes: a program suspended while it awaits an idempotent
+ *    webhook is resumed with `wait: true` (claim the row in Postgres, restore the state, call the webhook again,
+ *    finish); n/a from a server that cannot suspend. The same measurement made with the scripted executor of the
+ *    service tests (service + Postgres, no VM state) tells the service's share.
  *    On Postgres, the transactions its database committed per POST over those rounds (pg_stat_database): a
  *    count the machine's load does not blur, which group commit (store/postgres/batch.ts) brings below one.
  * 3. The fixed costs (issue 20): start-up (spawn until the first `GET /health` answers 200), `POST /v1/runs
@@ -34,6 +33,8 @@ const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 3)
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
 const CONNECTIONS = Number(process.env["BENCH_CONNECTIONS"] ?? 32)
 const RESUMES = Number(process.env["BENCH_RESUMES"] ?? 100)
+/** Resumes made untimed before the timed ones. */
+const RESUME_WARMUP = 10
 const RESUME_CONCURRENCY = Number(process.env["BENCH_RESUME_CONCURRENCY"] ?? 1)
 /** `BENCH_ONLY=resume`: only start-up and the two resume lines (no throughput rounds), to measure one change quickly. */
 const ONLY_RESUME = process.env["BENCH_ONLY"] === "resume"
@@ -51,12 +52,6 @@ const percentile = (xs: ReadonlyArray<number>, p: number): number => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!
 }
 
-const post = async (url: string, body: unknown): Promise<any> => {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-  const text = await res.text()
-  return { status: res.status, body: text === "" ? undefined : JSON.parse(text) }
-}
-
 /** The load generator's HTTP: node:http on keep-alive sockets, much lighter than fetch (undici) per request. */
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS })
 const hit = (url: string, method: string, body?: string): Promise<number> =>
@@ -68,6 +63,20 @@ const hit = (url: string, method: string, body?: string): Promise<number> =>
     })
     req.on("error", reject)
     req.end(body)
+  })
+
+/** A JSON POST on the load generator's keep-alive sockets (above), its body parsed. */
+const post = (url: string, body: unknown): Promise<any> =>
+  new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: "POST", agent, headers: { "content-type": "application/json" } }, (res) => {
+      let text = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => (text += chunk))
+      res.on("end", () => resolve({ status: res.statusCode, body: text === "" ? undefined : JSON.parse(text) }))
+      res.on("error", reject)
+    })
+    req.on("error", reject)
+    req.end(JSON.stringify(body))
   })
 
 /** Requests per second of `once` with CONNECTIONS concurrent loops for SECONDS. */
@@ -291,7 +300,7 @@ const resumeLatencies = async (
   server?: number,
 ): Promise<{ times: Array<number>; transactions: number | undefined; cpu: string } | undefined> => {
   const ids: Array<string> = []
-  for (let i = 0; i < RESUMES; i++) {
+  for (let i = 0; i < RESUME_WARMUP + RESUMES; i++) {
     const before = webhook.seen.size
     const created = await post(`${base}/v1/runs`, { code: program(i), wait: false })
     // Suspend only once the call is in flight at the webhook (runs go one at a time, so a new key is this run's),
@@ -308,6 +317,11 @@ const resumeLatencies = async (
       await new Promise((ok) => setTimeout(ok, 10))
     }
     ids.push(created.body.id)
+  }
+  // Untimed first, as `sequential` does for requests: a server's first resumes run its resume path's code cold.
+  for (const id of ids.splice(0, RESUME_WARMUP)) {
+    const resumed = await post(`${base}/v1/runs/${id}/resume`, { wait: true })
+    if (resumed.body?.status !== "succeeded") throw new Error(`resume did not succeed: ${JSON.stringify(resumed.body)}`)
   }
   const times: Array<number> = []
   const before = await transactions(env)
