@@ -4,7 +4,8 @@
  * build cannot read its state), its tenant and `tools` filter (which tools it is bound to), its seed, its id (the
  * keys of its calls), and where a fork came from (`forked_from`: a fork is never replayed from its code, so moving it
  * would let its code repeat the calls it was forked to skip). Anyone who can write the database could change those, or move one run's validly signed
- * state into another run's row. So the service seals each row it writes: one HMAC-SHA-256, under a key derived
+ * state into another run's row. So the service seals each row it writes for a run that may execute again (not a
+ * run stored whole once it has ended, which never does, and unsealed never could): one HMAC-SHA-256, under a key derived
  * from the snapshot key, over a canonical encoding of those fields followed (when the run has one) by its saved
  * state's bytes. A row is checked every time the service takes it to execute it — a resume, a wake, a takeover —
  * and a checkpoint kept for forks is sealed the same way, under its run's fields. A row whose seal does not match

@@ -32,7 +32,7 @@ import { CallAlreadySettled, CallNotFound, CheckpointNotFound, InvalidCursor, Ru
 import { RunControl } from "./runs/control.ts"
 import { RunEvents } from "./runs/events.ts"
 import { Execution } from "./runs/execution.ts"
-import type { Saved } from "./runs/running.ts"
+import type { Saved, Unrecorded } from "./runs/running.ts"
 import { Ownership } from "./runs/ownership.ts"
 import { RowSeal } from "./row-seal.ts"
 import {
@@ -50,14 +50,14 @@ import {
 } from "./runs/views.ts"
 import { CallStore } from "./store/calls.ts"
 import type { EventStore } from "./store/events.ts"
-import { type NewRun, RunStore, type RunRow } from "./store/runs.ts"
+import { RunStore, type RunRow } from "./store/runs.ts"
 import type { Webhooks } from "./webhooks.ts"
 
 export { CallNotFound, CheckpointNotFound, ControlTimeout, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
 export { type CallWhere, fingerprint, isEventId, type ListOptions, toView } from "./runs/views.ts"
 
 /** The row a new run will have once written, for the replica executing it meanwhile. */
-const provisional = (run: Omit<NewRun, "leaseMs">, now: Date): RunRow => ({
+const provisional = (run: Unrecorded, now: Date): RunRow => ({
   ...run,
   forkedFrom: run.forkedFrom ?? null,
   status: "running",
@@ -214,8 +214,8 @@ export class Runs extends Context.Service<
        * An unrecorded run that was not stored: its id was taken, or the store refused the row itself (text
        * Postgres cannot hold, say). A plain insert tells which, with the store's own error for the second.
        */
-      const unstored = Effect.fnUntraced(function* (run: Omit<NewRun, "leaseMs">, wait: number) {
-        const row = yield* store.insert({ ...run, leaseMs: config.leaseMs })
+      const unstored = Effect.fnUntraced(function* (run: Unrecorded, wait: number) {
+        const row = yield* store.insert({ ...run, leaseMs: config.leaseMs, seal: rowSeal.seal(run) })
         if (row === undefined) return yield* existing(run.tenant, run.id, run.requestHash, wait)
         const ended = yield* store.finish(run.id, me, "failed", failed("ExecutionFailure", "The run ended, but its outcome could not be stored"))
         return yield* view(ended ?? row)
@@ -239,7 +239,7 @@ export class Runs extends Context.Service<
         const requestHash = fingerprint(request)
         const wait = waitMs(request.wait, config, true)
         const fields = { id, tenant, code: request.code, limits, tools: filter, seed: newSeed() }
-        const run = { ...fields, owner: me, requestHash, seal: rowSeal.seal(fields) }
+        const run = { ...fields, owner: me, requestHash }
         if ((yield* execution.requestOf(id)) !== undefined) return yield* existing(tenant, id, requestHash, wait)
         if (wait > 0) {
           // Until the run ends, suspends or the wait passes, the client hears nothing: the row is written when it
@@ -260,7 +260,7 @@ export class Runs extends Context.Service<
           const done = yield* execution.within(saved, wait - unrecordedMs)
           return yield* view(done ?? (yield* load(tenant, id)))
         }
-        const row = yield* store.insert({ ...run, leaseMs: config.leaseMs })
+        const row = yield* store.insert({ ...run, leaseMs: config.leaseMs, seal: rowSeal.seal(fields) })
         if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
         return yield* answer(yield* ownership.start(row, registrations), row, wait)
       })

@@ -29,14 +29,14 @@ import { RowSeal } from "../row-seal.ts"
 import { ToolRegistry } from "../registry.ts"
 import { CallStore, type RecordedCalls } from "../store/calls.ts"
 import { isTransient, sqlMessage } from "../store/errors.ts"
-import { type NewRun, RunStore, type RunRow } from "../store/runs.ts"
+import { RunStore, type RunRow } from "../store/runs.ts"
 import { Webhooks } from "../webhooks.ts"
 import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
 import { checkpointed, checkpointer, idleSuspender } from "./background.ts"
 import { makeDeadlines } from "./deadlines.ts"
-import { failing, type Make, type Running, type Saved, type StopReason, takeLogs } from "./running.ts"
+import { failing, type Make, type Running, type Saved, type StopReason, takeLogs, type Unrecorded } from "./running.ts"
 
 const LOG_FLUSH_MS = 100
 
@@ -51,7 +51,7 @@ export class Execution extends Context.Service<
      * Runs a new run whose row is not written yet (`row` is what it will be): the id is reserved on this replica,
      * and the row written once needed. Undefined when a run with this id executes here already.
      */
-    readonly launchUnrecorded: (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, make: Make) => Effect.Effect<Saved | undefined>
+    readonly launchUnrecorded: (row: RunRow, unrecorded: Unrecorded, make: Make) => Effect.Effect<Saved | undefined>
     /** The run's `Saved`, when it executes here. */
     readonly saved: (id: string) => Effect.Effect<Saved | undefined>
     /** The row `saved` completes with, or undefined once `ms` have passed first (on this replica's Clock). */
@@ -254,7 +254,8 @@ export class Execution extends Context.Service<
         announced: boolean
       }
 
-      // An unrecorded run is stored whole, with the logs it kept, in one statement.
+      // An unrecorded run is stored whole, with the logs it kept, in one statement, unsealed: an ended run is never
+      // continued (a seal is checked only when a row is taken to execute it), and one unsealed would be refused.
       // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
       // (then the row is finished) or finds the run stored whole (then it has nothing to do).
       const finish = (s: Saving, status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) =>
@@ -265,7 +266,7 @@ export class Execution extends Context.Service<
                   .finish(s.row.id, me, status, result, s.run.settles.splice(0))
                   .pipe(Effect.tap((ended) => Effect.sync(() => void (s.announced = ended !== undefined))))
               : store
-                  .insertEnded({ ...s.run.unrecorded, status, result, ...takeLogs(s.run) })
+                  .insertEnded({ ...s.run.unrecorded, seal: null, status, result, ...takeLogs(s.run) })
                   .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((s.run.unrecorded = undefined), (s.unseen = true)))))),
           ),
         )
@@ -353,7 +354,7 @@ export class Execution extends Context.Service<
           Effect.suspend(() =>
             run.unrecorded === undefined
               ? Effect.succeed(true)
-              : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs }).pipe(
+              : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs, seal: rowSeal.seal(run.unrecorded) }).pipe(
                   Effect.flatMap((inserted) =>
                     Effect.map(Clock.currentTimeMillis, (now) => {
                       if (inserted === undefined) return false
@@ -370,7 +371,7 @@ export class Execution extends Context.Service<
         row: RunRow,
         replay: boolean,
         make: Make,
-        unrecorded: Omit<NewRun, "leaseMs"> | undefined,
+        unrecorded: Unrecorded | undefined,
         recorded: RecordedCalls | undefined,
       ) {
         // Checked and reserved without yielding to another fiber in between: two requests for one id on this replica.

@@ -24,12 +24,12 @@ import { Notifications } from "../notifications.ts"
 import { selected, ToolRegistry, type UnknownToolFilter } from "../registry.ts"
 import { type RowRefused, RowSeal } from "../row-seal.ts"
 import { CallStore, type RecordedCalls } from "../store/calls.ts"
-import { type NewRun, RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
+import { RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
 import type { Registrations } from "../store/tools.ts"
 import { Webhooks } from "../webhooks.ts"
 import { RunControl } from "./control.ts"
 import { Execution } from "./execution.ts"
-import { failing, type Saved } from "./running.ts"
+import { failing, type Saved, type Unrecorded } from "./running.ts"
 import { failed } from "./views.ts"
 
 /** How often the sweep deletes the checkpoints past their retention, at most. */
@@ -53,7 +53,7 @@ export class Ownership extends Context.Service<
     /** Starts a new run this replica now owns from its code, with the tools it may call. */
     readonly start: (row: RunRow, registrations: Registrations) => Effect.Effect<Saved>
     /** The same for a run not recorded yet (Execution.launchUnrecorded); undefined when its id executes here. */
-    readonly startUnrecorded: (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, registrations: Registrations) => Effect.Effect<Saved | undefined>
+    readonly startUnrecorded: (row: RunRow, unrecorded: Unrecorded, registrations: Registrations) => Effect.Effect<Saved | undefined>
     /**
      * Starts a fork this replica now owns (its row has `forkedFrom`): `state`, a kept checkpoint of the run it
      * came from, continued as this run (executor `resume` with `fork`).
@@ -107,7 +107,7 @@ export class Ownership extends Context.Service<
       const start = (row: RunRow, registrations: Registrations) =>
         launch(row, false, registrations, (spec) => executor.program({ ...spec, code: row.code, limits: row.limits, seed: row.seed ?? undefined }))
 
-      const startUnrecorded = (row: RunRow, unrecorded: Omit<NewRun, "leaseMs">, registrations: Registrations) =>
+      const startUnrecorded = (row: RunRow, unrecorded: Unrecorded, registrations: Registrations) =>
         execution.launchUnrecorded(row, unrecorded, (run, onLog) =>
           executor.program({
             runId: row.id,

@@ -17,6 +17,12 @@ export type StopReason = "cancel" | "lease" | "shutdown" | "fault" | "clash"
 /** Completes once the run's outcome is saved, with the row as saved (undefined when nothing was written). */
 export type Saved = Deferred.Deferred<RunRow | undefined>
 
+/**
+ * A new run's row before it is written, without its seal: the seal is made when the row is written as a run that may
+ * be taken and continued (`RunStore.insert`), not when it is stored whole at its end (`insertEnded`), as most are.
+ */
+export type Unrecorded = Omit<NewRun, "leaseMs" | "seal">
+
 /** Builds a run's program, given what the run's tool calls report to and where its log lines go. */
 export type Make = (calls: RunCalls, onLog: OnLog) => Effect.Effect<Program>
 
@@ -34,7 +40,7 @@ export interface Running {
   /** When this replica took (or recorded) the run (ms): lease checks ignore runs taken after a renewal began. */
   since: number
   /** The row of a run not in the store yet; undefined once it is (or when it always was). */
-  unrecorded: Omit<NewRun, "leaseMs"> | undefined
+  unrecorded: Unrecorded | undefined
   /** Writes the unrecorded row, once however many ask: false when its id was taken meanwhile. */
   record: Effect.Effect<boolean, SqlError.SqlError>
   stop: StopReason | undefined
