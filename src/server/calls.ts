@@ -194,8 +194,11 @@ export const makeCalls = (deps: CallDeps) => {
       if (early !== undefined) resent.delete(key)
       const same = early !== undefined && canonical(early.input) === canonical(input ?? null)
       if (early !== undefined && !same) yield* Fiber.interrupt(early.fiber)
+      // Its answer is in already (the state's restore outlasts most webhooks' round trip): the attempt is recorded with
+      // it at once, with no fiber or timer set to record it alone.
+      const answered = same && early.fiber.pollUnsafe() !== undefined
       let recordingBegan = false
-      const recording = again
+      const recording = again && !answered
         ? yield* Effect.forkChild(
             Effect.sleep(ATTEMPT_GRACE_MS).pipe(
               Effect.andThen(
@@ -213,7 +216,7 @@ export const makeCalls = (deps: CallDeps) => {
       // The attempt's record comes before its outcome's, or with it.
       const settleNow = (outcome: StoredOutcome) =>
         recording === undefined
-          ? settle(run, tool, key, outcome)
+          ? settle(run, tool, key, outcome, answered ? attempt : undefined)
           : Fiber.interrupt(recording).pipe(Effect.andThen(Effect.suspend(() => settle(run, tool, key, outcome, recordingBegan ? undefined : attempt))))
       const sent = same ? Fiber.join(early.fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(early.fiber))) : webhooks.call(tool, { key, runId: run.runId, input })
       return yield* sent.pipe(
@@ -318,7 +321,7 @@ export const makeCalls = (deps: CallDeps) => {
       }
       if (again.length === 0) return Effect.succeed(undefined)
       const send = ({ key, tool, input }: (typeof again)[number]) =>
-        Effect.forkIn(webhooks.call(tool, { key, runId, input }), scope).pipe(Effect.map((fiber) => void resent.set(key, { input, fiber })))
+        Effect.forkIn(webhooks.call(tool, { key, runId, input }), scope, { startImmediately: true }).pipe(Effect.map((fiber) => void resent.set(key, { input, fiber })))
       const untaken = Effect.forEach(
         again,
         ({ key }) =>
