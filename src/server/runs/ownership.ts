@@ -10,7 +10,6 @@
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as PubSub from "effect/PubSub"
@@ -150,6 +149,20 @@ export class Ownership extends Context.Service<
         )
 
       /**
+       * The program, running `untaken` once it ends however it ends (or once it could not be made): a finalizer on
+       * the run's own fiber rather than a fiber of its own waiting for the run's end.
+       */
+      const ending =
+        (untaken: Effect.Effect<void> | undefined) =>
+        (program: Effect.Effect<Program>): Effect.Effect<Program> =>
+          untaken === undefined
+            ? program
+            : program.pipe(
+                Effect.map((made): Program => ({ ...made, run: Effect.ensuring(made.run, untaken) })),
+                Effect.onError(() => untaken),
+              )
+
+      /**
        * A fork never starts from its code, which would make again the calls it was forked to skip: without a state of
        * its own it fails, and a state this build cannot read is not replayed.
        */
@@ -158,20 +171,18 @@ export class Ownership extends Context.Service<
           const registrations = selected(everything ?? (yield* registry.all(row.tenant)), row.tools)
           const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
           const untaken = state === undefined ? undefined : yield* calls.resend(row.id, registrations, recorded, scope)
-          const saved = yield* launch(
+          return yield* launch(
             row,
             true,
             registrations,
             (spec) =>
               state !== undefined
-                ? executor.resume({ ...spec, state, replay }).pipe(unusable("The run's saved state cannot be resumed"))
+                ? executor.resume({ ...spec, state, replay }).pipe(unusable("The run's saved state cannot be resumed"), ending(untaken))
                 : replay === undefined
                   ? Effect.succeed(failing(`Fork ${row.id} stopped before it saved a state of its own; fork its checkpoint again`))
                   : executor.program({ ...spec, ...replay }),
             recorded,
           )
-          if (untaken !== undefined) yield* Effect.forkIn(Effect.andThen(Deferred.await(saved), untaken), scope)
-          return saved
         })
 
       const resume = Effect.fnUntraced(function* (tenant: string, id: string) {
