@@ -6,6 +6,7 @@
  * body is `{ error: { kind, message } }`; unexpected failures are logged and answered with a generic 500.
  */
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
@@ -32,7 +33,7 @@ import {
   type ForkRun,
   type RegisterTool,
 } from "./api.ts"
-import { Api, Tenant } from "./endpoints.ts"
+import { Api, Authorization, Idempotency as IdempotencyMiddleware, Tenant } from "./endpoints.ts"
 import * as Auth from "./auth.ts"
 import * as Idempotency from "./idempotency.ts"
 import { schemaProblems } from "./tool-schemas.ts"
@@ -358,11 +359,34 @@ const errors = HttpRouter.middleware(
   { global: true },
 )
 
+/**
+ * `group` built with only `services` in its context (it may need no other). The API builder keeps the context a group
+ * was built in and merges it into the request's on every request (HttpApiBuilder's provideContext copies both into a
+ * new map), so a group built among every service copied them all on each request.
+ */
+const builtWith = <A, E, const S extends ReadonlyArray<Context.Key<any, any>>>(
+  services: S,
+  group: Layer.Layer<A, E, Context.Service.Identifier<S[number]>>,
+): Layer.Layer<A, E, Context.Service.Identifier<S[number]>> =>
+  Layer.fromBuild((memoMap, scope) =>
+    Layer.buildWithMemoMap(group, memoMap, scope).pipe(
+      Effect.updateContext((all: Context.Context<Context.Service.Identifier<S[number]>>) => Context.pick(...services)(all)),
+    ),
+  )
+
 /** Every route of the API, the inspector's files and the error middleware; needs the services and the HTTP server. */
 export const routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api).pipe(
     // provideMerge: the route pipeline looks the middleware up again when the routes are built.
-    Layer.provide(Layer.mergeAll(RunsHandlers, ToolsHandlers, CallsHandlers, CallbacksHandlers, SystemHandlers).pipe(Layer.provideMerge(Layer.merge(Auth.layer, Idempotency.layer)))),
+    Layer.provide(
+      Layer.mergeAll(
+        builtWith([Runs, ServerConfig, Authorization, IdempotencyMiddleware], RunsHandlers),
+        builtWith([ToolRegistry, Executor, Webhooks, ServerConfig, Authorization, IdempotencyMiddleware], ToolsHandlers),
+        builtWith([Runs, Authorization, IdempotencyMiddleware], CallsHandlers),
+        builtWith([Runs], CallbacksHandlers),
+        builtWith([SqlClient.SqlClient, Metrics, Runs, RunStore], SystemHandlers),
+      ).pipe(Layer.provideMerge(Layer.merge(Auth.layer, Idempotency.layer))),
+    ),
   ),
   Ui.routes,
   errors,

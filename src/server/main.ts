@@ -12,6 +12,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as References from "effect/References"
+import * as Scope from "effect/Scope"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServer from "effect/http/HttpServer"
 import { createServer } from "node:http"
@@ -70,26 +71,55 @@ const answerClientError = (error: Error & { code?: string }, socket: Duplex): vo
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
 }
 
-const listen = Layer.unwrap(
-  Effect.gen(function* () {
-    const config = yield* ServerConfig
-    return NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000 }).on("clientError", answerClientError), {
-      port: config.port,
-      host: config.host,
-      gracefulShutdownTimeout: "5 seconds",
-    })
-  }),
-)
+/**
+ * The HTTP server, whose requests start in `ambient`: the context the server was started in (its runtime's
+ * references: log level, loggers, tracing), not the one it is served from, which holds every service of the stack.
+ * The API builder merges its group's context, which holds them all, into the request's on every request
+ * (HttpApiBuilder's provideContext: two copies of the request's context), so they were copied twice for nothing.
+ */
+const listen = (ambient: Context.Context<never>) =>
+  Layer.effect(
+    HttpServer.HttpServer,
+    Effect.map(HttpServer.HttpServer, (server) =>
+      HttpServer.make({
+        address: server.address,
+        serve: (app, middleware) =>
+          Effect.flatMap(Effect.scope, (scope) =>
+            (middleware === undefined ? server.serve(app) : server.serve(app, middleware)).pipe(
+              Effect.updateContext((_: Context.Context<never>) => Context.add(ambient, Scope.Scope, scope)),
+            ),
+          ),
+      }),
+    ),
+  ).pipe(
+    Layer.provideMerge(
+      Layer.unwrap(
+        Effect.gen(function* () {
+          const config = yield* ServerConfig
+          return NodeHttpServer.layer(() => createServer({ keepAliveTimeout: 65_000 }).on("clientError", answerClientError), {
+            port: config.port,
+            host: config.host,
+            gracefulShutdownTimeout: "5 seconds",
+          })
+        }),
+      ),
+    ),
+  )
 
 /**
  * The whole server for a given configuration: exposes the `HttpServer` (its address) and the services, so tests
  * can build replicas in process and look at them.
  */
 export const layer = (options: ServerOptions = {}) =>
-  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig: { maxParamLength: MAX_PARAM_LENGTH } }).pipe(
-    Layer.provideMerge(listen),
-    Layer.provideMerge(services(options)),
-    Layer.provideMerge(Layer.merge(Database.layer, options.executor ?? Isolation.layer)),
+  Layer.unwrap(
+    Effect.map(Effect.context<never>(), (ambient) =>
+      HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig: { maxParamLength: MAX_PARAM_LENGTH } }).pipe(
+        Layer.provideMerge(listen(ambient)),
+        Layer.provideMerge(services(options)),
+        Layer.provideMerge(Layer.merge(Database.layer, options.executor ?? Isolation.layer)),
+      ),
+    ),
+  ).pipe(
     // Nothing exports spans: tracing only cost every request and statement a span it made and dropped. For the
     // same reason the services' methods are `Effect.fnUntraced`: a named `Effect.fn` captures its caller's stack
     // at every call (~3.5 us), tracer or not.
