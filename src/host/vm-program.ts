@@ -20,7 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { checkCached } from "./program-cache.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
-import { fromBytes, type Snapshot } from "../snapshot/format.ts"
+import type { Snapshot } from "../snapshot/format.ts"
 import { checkForkOutcomes, forkSavedRun, type ForkOptions } from "./fork.ts"
 import { validateLimits } from "./limits.ts"
 import { checkBindings, type Bindings } from "./bindings.ts"
@@ -169,7 +169,7 @@ export const makeVmEntryPoints = (ctx: VmContext): VmEntryPoints<unknown> => ({
 
 const restore = (ctx: VmContext, state: Uint8Array | Snapshot, now: () => number, fork: Parameters<typeof restoreSession>[5]): Session => {
   try {
-    return restoreSession(ctx, state instanceof Uint8Array ? fromBytes(state) : state, now, false, undefined, fork).session
+    return restoreSession(ctx, state, now, false, undefined, fork).session
   } catch (e) {
     // Whatever the input, a state that cannot be restored is a SnapshotError, never a defect.
     if (e instanceof SnapshotError) throw e

@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import { SnapshotError } from "../snapshot/errors.ts"
-import { fromBytes, toBytes, type Snapshot } from "../snapshot/format.ts"
+import { toBytes, type Snapshot } from "../snapshot/format.ts"
 import { liveNativeFrame } from "../vm/state.ts"
 import { blockingCalls } from "./calls.ts"
 import { diagnostic, type SourceLocation } from "./diagnostic.ts"
@@ -142,7 +142,7 @@ export const runSession = (
     /** Round-trip mode: the run continues in a realm restored from its own saved bytes. */
     const roundtrip = (): void => {
       const saved = captureSession(ctx, s, activeMs(), false)
-      const { session: next } = restoreSession(ctx, fromBytes(toBytes(saved)), now, true, s.extensions)
+      const { session: next } = restoreSession(ctx, toBytes(saved), now, true, s.extensions)
       for (const [id, entry] of s.calls) entry.request = next.calls.get(id)!.request
       s.realm = next.realm
       s.vm = next.vm

@@ -10,8 +10,8 @@ import { buildId } from "../snapshot/build-id.ts"
 import type { RestoreContext } from "../snapshot/context.ts"
 import { decodeEngine, encodeEngine } from "../snapshot/engine-state.ts"
 import { SnapshotError } from "../snapshot/errors.ts"
-import { checkEnvelope, FORMAT_VERSION, type Snapshot } from "../snapshot/format.ts"
-import { signSnapshot, verifySnapshot } from "../snapshot/signature.ts"
+import { checkEnvelope, FORMAT_VERSION, fromBytes, type Snapshot } from "../snapshot/format.ts"
+import { fromSignedBytes, signSnapshot, verifySnapshot } from "../snapshot/signature.ts"
 import { MemoryMeter } from "../runtime/memory.ts"
 import type { HeapRegistry } from "../snapshot/heap-codec.ts"
 import { arr, check, inst, rec } from "../snapshot/shape.ts"
@@ -191,8 +191,8 @@ const hostRoot = rec({
 })
 
 /**
- * A session continuing `snapshot`, in a fresh realm of this runtime. Everything is checked; anything wrong is a
- * SnapshotError. `running` calls are accepted only for a round trip (`allowRunning`), whose fibers live on. A
+ * A session continuing `input` (a Snapshot, or its bytes), in a fresh realm of this runtime. Everything is checked;
+ * anything wrong is a SnapshotError. `running` calls are accepted only for a round trip (`allowRunning`), whose fibers live on. A
  * `rewrite` changes the saved run after its shape is checked and before anything else is (a fork: host/fork.ts).
  */
 export const restoreSession = (
@@ -203,7 +203,15 @@ export const restoreSession = (
   live?: ExtensionRun,
   rewrite?: (saved: SavedRun) => SavedRun,
 ): { session: Session; saved: SavedRun } => {
-  const snapshot = ctx.snapshotKey === undefined ? checkEnvelope(input) : verifySnapshot(input, ctx.snapshotKey)
+  const key = ctx.snapshotKey
+  const snapshot =
+    input instanceof Uint8Array
+      ? key === undefined
+        ? fromBytes(input)
+        : fromSignedBytes(input, key)
+      : key === undefined
+        ? checkEnvelope(input)
+        : verifySnapshot(input, key)
   if (snapshot.build !== buildId()) {
     throw new SnapshotError(`the snapshot was saved by another build of codemode (${snapshot.build}; this is ${buildId()})`)
   }

@@ -133,7 +133,10 @@ const writeHeader = (out: Buffer, at: number, length: number): void => {
  * @since 0.1.0
  * @category constructors
  */
-export const fromBytes = (bytes: Uint8Array): Snapshot => {
+export const fromBytes = (bytes: Uint8Array): Snapshot => parseSnapshot(textOfBytes(bytes))
+
+/** The JSON text of a snapshot's binary form, checked as `fromBytes` says, not parsed. */
+export const textOfBytes = (bytes: Uint8Array): string => {
   if (!(bytes instanceof Uint8Array)) throw new SnapshotError("a snapshot's bytes must be a Uint8Array")
   if (bytes.length < HEADER + DIGEST) throw new SnapshotError("not a codemode snapshot: too short")
   const buf = viewOf(bytes)
@@ -155,9 +158,14 @@ export const fromBytes = (bytes: Uint8Array): Snapshot => {
     }
   }
   if (json.length !== length) throw new SnapshotError("the snapshot's payload has the wrong length")
+  return json.toString("utf8")
+}
+
+/** A snapshot from its JSON text, its envelope checked. */
+export const parseSnapshot = (text: string): Snapshot => {
   let parsed: unknown
   try {
-    parsed = JSON.parse(json.toString("utf8"))
+    parsed = JSON.parse(text)
   } catch {
     throw new SnapshotError("the snapshot's payload is not JSON")
   }

@@ -11,7 +11,7 @@
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto"
 import { SnapshotError } from "./errors.ts"
-import { checkEnvelope, type Snapshot } from "./format.ts"
+import { checkEnvelope, parseSnapshot, textOfBytes, type Snapshot } from "./format.ts"
 
 /**
  * The key of `snapshotKey`: a string (its UTF-8 bytes) or bytes, at least 16 bytes long.
@@ -77,4 +77,26 @@ export const verifySnapshot = (input: unknown, key: Uint8Array): Snapshot => {
     throw new SnapshotError("the snapshot's signature does not match: it was altered, or signed with another key")
   }
   return checkEnvelope({ ...(JSON.parse(text) as object), signature })
+}
+
+/** The end of a signed snapshot's JSON text as `toBytes` writes it: the signature, last, in base64. */
+const SIGNATURE_LAST = /,"signature":"([A-Za-z0-9+/]*={0,2})"}$/
+
+/**
+ * The snapshot `bytes` hold, if it is signed under `key`, as `verifySnapshot(fromBytes(bytes), key)` says. A state
+ * `toBytes` wrote ends with its signature, and what comes before it is the very text that was signed: the MAC is
+ * checked on that text and the text parsed once, instead of parsing it, writing it again to check it, and parsing
+ * that (two thirds of what reading a small state cost). Any other text takes the long way, which judges it.
+ */
+export const fromSignedBytes = (bytes: Uint8Array, key: Uint8Array): Snapshot => {
+  const text = textOfBytes(bytes)
+  const at = text.lastIndexOf(',"signature":"')
+  const signature = at < 0 ? undefined : SIGNATURE_LAST.exec(text.slice(at))?.[1]
+  if (signature !== undefined) {
+    const unsigned = `${text.slice(0, at)}}`
+    const given = Buffer.from(signature, "base64")
+    const expected = mac(key, unsigned)
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return checkEnvelope({ ...(JSON.parse(unsigned) as object), signature })
+  }
+  return verifySnapshot(parseSnapshot(text), key)
 }

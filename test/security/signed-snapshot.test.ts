@@ -66,6 +66,12 @@ describe("signed snapshots", () => {
     }
   })
 
+  it("a state whose text has the signature elsewhere than last resumes as bytes too", async () => {
+    const { signature, ...rest } = await suspendWith(KEY)
+    const { result } = await resumeWith({ snapshotKey: KEY }, CodeMode.toBytes({ signature, ...rest } as CodeMode.Snapshot))
+    expect(result?.toolCalls.length).toBe(3)
+  })
+
   it("refuses an unsigned state", async () => {
     expectRefused(await resumeWith({ snapshotKey: KEY }, await suspendWith(undefined)), /not signed/)
   })
