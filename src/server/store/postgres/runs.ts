@@ -198,7 +198,8 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     // batch.ts then stores each run alone, where a taken id is skipped (undefined): a clash is rare, and a plain
     // insert is cheaper than ON CONFLICT's speculative one (its index probes and a confirm record per row).
     // The events every ended run has (`endedEvents`: run.created, then its logs, then its end) are made here from
-    // the row's own fields; only the logs travel as events.
+    // the row's own fields; only the logs travel as events. They come from `given`, not from the rows inserted: the
+    // statement stores every run or none, so joining the inserted rows back (a hash join per kind of event) only cost.
     const insertEndedMany = Effect.fnUntraced(function* (runs: ReadonlyArray<EndedRun>) {
       // Only what `json` makes storable alone is made storable here: text the database refuses in the code fails
       // the batch, and that run alone, as it would have failed alone.
@@ -233,15 +234,15 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           RETURNING id, seq, created_at, result
         ), e AS (
           INSERT INTO events (run_id, seq, type, data, key)
-          SELECT r.id, 1, 'run.created', CASE WHEN nullif(g.forked_from, 'null') IS NULL THEN jsonb_build_object('owner', g.owner)
+          SELECT g.id, 1, 'run.created', CASE WHEN nullif(g.forked_from, 'null') IS NULL THEN jsonb_build_object('owner', g.owner)
               ELSE jsonb_build_object('owner', g.owner, 'forkedFrom', g.forked_from) END, NULL
-            FROM r JOIN given g ON g.id = r.id
+            FROM given g
           UNION ALL
-          SELECT r.id, 1 + l.n, l.e->>'type', l.e->'data', l.e->>'key'
-            FROM r JOIN given g ON g.id = r.id, jsonb_array_elements(g.logs) WITH ORDINALITY AS l(e, n)
+          SELECT g.id, 1 + l.n, l.e->>'type', l.e->'data', l.e->>'key'
+            FROM given g, jsonb_array_elements(g.logs) WITH ORDINALITY AS l(e, n)
           UNION ALL
-          SELECT r.id, 2 + coalesce(jsonb_array_length(g.logs), 0), 'run.' || g.status, jsonb_build_object('owner', g.owner), NULL
-            FROM r JOIN given g ON g.id = r.id
+          SELECT g.id, 2 + coalesce(jsonb_array_length(g.logs), 0), 'run.' || g.status, jsonb_build_object('owner', g.owner), NULL
+            FROM given g
         )
         SELECT id, seq::text AS seq, created_at, result FROM r`
       const inserted = new Map((yield* storedEnded(raw)).map((r) => [r.id, r]))
