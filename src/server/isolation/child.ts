@@ -7,8 +7,17 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
-import { type CallContext, type Checkpoint, fromLibrary, type Outcome, type Program, type SuspendRefused, type ToolBinding } from "../executor.ts"
-import type { CallOp, ToChild, ToolSpec, ToParent } from "./protocol.ts"
+import {
+  type CallContext,
+  type Checkpoint,
+  fromLibrary,
+  type NamespaceBinding,
+  type Outcome,
+  type Program,
+  type SuspendRefused,
+  type ToolBinding,
+} from "../executor.ts"
+import { type CallOp, type Catalog, Kept, type ToChild, type ToolSpec, type ToParent } from "./protocol.ts"
 
 /**
  * Sends on the channel once the current task and its microtasks are done, with whatever else was sent meanwhile:
@@ -73,20 +82,18 @@ const bind = (tools: ReadonlyArray<ToolSpec>): ReadonlyArray<ToolBinding> =>
   })
 
 /**
- * The bindings of each set of tools runs were given lately, the same array for the same tools: the executor keeps
- * the runtime it makes for them (executor.ts `runtimeFor`) instead of making one per run.
+ * The catalogs runs were given lately (protocol.ts `RunSetup`), each bound once: the executor keeps the runtime
+ * it makes for the same bindings (executor.ts `runtimeFor`) instead of making one per run.
  */
-const bound = new Map<string, ReadonlyArray<ToolBinding>>()
-const MAX_BOUND = 16
-const bindings = (tools: ReadonlyArray<ToolSpec>): ReadonlyArray<ToolBinding> => {
-  const key = JSON.stringify(tools)
-  let made = bound.get(key)
-  if (made === undefined) {
-    if (bound.size >= MAX_BOUND) bound.delete(bound.keys().next().value!)
-    bound.set(key, (made = bind(tools)))
-  }
-  return made
+interface Bound {
+  readonly tools: ReadonlyArray<ToolBinding>
+  readonly namespaces: ReadonlyArray<NamespaceBinding>
 }
+const catalogs = new Kept<number, Bound>()
+const catalogOf = (message: { readonly catalog: number; readonly content?: Catalog | undefined }): Bound | undefined =>
+  message.content === undefined
+    ? catalogs.given(message.catalog)
+    : catalogs.keep(message.catalog, { tools: bind(message.content.tools), namespaces: message.content.namespaces })
 
 interface Hosted {
   program: Program | undefined
@@ -128,15 +135,18 @@ const receive = (message: ToChild): void => {
       return message.messages.forEach(receive)
     case "ping":
       return send({ type: "pong", seq: message.seq })
-    case "start": {
-      const { runId, code, limits, seed, tools, namespaces } = message
-      const onLog = message.log ? (line: string, index: number) => send({ type: "log", runId, line, index }) : undefined
-      return host(runId, executor.program({ runId, code, limits, seed, tools: bindings(tools), namespaces, onLog }))
-    }
+    case "start":
     case "resume": {
-      const { runId, state, replay, fork, tools, namespaces } = message
-      const onLog = message.log ? (line: string, index: number) => send({ type: "log", runId, line, index }) : undefined
-      return host(runId, executor.resume({ runId, state, replay, fork, tools: bindings(tools), namespaces, onLog }))
+      const runId = message.runId
+      const catalog = catalogOf(message)
+      if (catalog === undefined) return send({ type: "outcome", runId, outcome: failed(`codemode bug: the service gave run ${runId} a catalog this process does not keep`) })
+      const setup = { runId, ...catalog, onLog: message.log ? (line: string, index: number) => send({ type: "log", runId, line, index }) : undefined }
+      return host(
+        runId,
+        message.type === "start"
+          ? executor.program({ ...setup, code: message.code, limits: message.limits, seed: message.seed })
+          : executor.resume({ ...setup, state: message.state, replay: message.replay, fork: message.fork }),
+      )
     }
     case "reply": {
       const resume = pendingCalls.get(message.id)

@@ -10,14 +10,15 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { Limits } from "../api.ts"
 import { ServerConfig } from "../config.ts"
-import { type Checkpoint, Executor, fromLibrary, type OnLog, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
+import { type Checkpoint, Executor, fromLibrary, type NamespaceBinding, type OnLog, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
 import { snapshotKey, type SnapshotKeyMissing } from "../snapshot-key.ts"
 import { Pool } from "./pool.ts"
-import type { Answer, Child } from "./process.ts"
-import type { ToChild, ToolSpec } from "./protocol.ts"
+import type { Answer, Child, GivenCatalog, Launch } from "./process.ts"
 
-const specOf = (tools: ReadonlyArray<ToolBinding>): Array<ToolSpec> =>
-  tools.map((t) => ({ path: t.path, description: t.description, input: t.input, output: t.output, mode: t.mode }))
+const catalogOf = (tools: ReadonlyArray<ToolBinding>, namespaces: ReadonlyArray<NamespaceBinding>): GivenCatalog => {
+  const content = { tools: tools.map((t) => ({ path: t.path, description: t.description, input: t.input, output: t.output, mode: t.mode })), namespaces }
+  return { text: JSON.stringify(content), content }
+}
 
 const refusedBy = (answer: Answer): Effect.Effect<Checkpoint | undefined, SuspendRefused> =>
   answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.checkpoint) : Effect.fail(new SuspendRefused(answer.refusal))
@@ -27,7 +28,7 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
   const local = fromLibrary(library, { snapshotKey })
   const program = (
     runId: string,
-    start: ToChild & { type: "start" | "resume" },
+    start: Launch,
     tools: ReadonlyArray<ToolBinding>,
     onLog: OnLog | undefined,
     limits: Limits | undefined,
@@ -44,7 +45,15 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
       Effect.sync(() =>
         program(
           spec.runId,
-          { type: "start", runId: spec.runId, code: spec.code, limits: spec.limits, seed: spec.seed, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
+          {
+            type: "start",
+            runId: spec.runId,
+            code: spec.code,
+            limits: spec.limits,
+            seed: spec.seed,
+            catalog: catalogOf(spec.tools, spec.namespaces),
+            log: spec.onLog !== undefined,
+          },
           spec.tools,
           spec.onLog,
           spec.limits,
@@ -54,7 +63,15 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
       Effect.sync(() =>
         program(
           spec.runId,
-          { type: "resume", runId: spec.runId, state: spec.state, replay: spec.replay, fork: spec.fork, tools: specOf(spec.tools), namespaces: spec.namespaces, log: spec.onLog !== undefined },
+          {
+            type: "resume",
+            runId: spec.runId,
+            state: spec.state,
+            replay: spec.replay,
+            fork: spec.fork,
+            catalog: catalogOf(spec.tools, spec.namespaces),
+            log: spec.onLog !== undefined,
+          },
           spec.tools,
           spec.onLog,
           spec.replay?.limits,

@@ -13,8 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import type { Result } from "../api.ts"
 import type { OnLog, Outcome, ToolBinding } from "../executor.ts"
-import { type Answer, Child, type Hosted, type PoolOptions, type Settled } from "./process.ts"
-import type { ToChild } from "./protocol.ts"
+import { type Answer, Child, type Hosted, type Launch, type PoolOptions, type Settled } from "./process.ts"
 
 let nextRequest = 0
 
@@ -114,7 +113,7 @@ export class Pool {
   /** Runs `start` on a child until it ends: on a shared child, then (when that child died under it) on its own. */
   run(
     runId: string,
-    start: ToChild & { type: "start" | "resume" },
+    start: Launch,
     tools: ReadonlyArray<ToolBinding>,
     onLog: OnLog | undefined,
     timeoutMs: number,
@@ -152,7 +151,7 @@ export class Pool {
             child.retry = [...child.retry, runId]
             return entry.settle({ type: "died", death: child.death ?? { culprits: new Set(), message: "The process for this run could not start" } })
           }
-          child.send(start)
+          child.launch(start)
         }
         if (child.isReady) begin(true)
         else void child.ready.then(begin)

@@ -15,7 +15,7 @@ import * as Fiber from "effect/Fiber"
 import { fork, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import type { OnLog, Outcome, ToolBinding } from "../executor.ts"
-import type { ToChild, ToParent } from "./protocol.ts"
+import { type Catalog, Kept, type ToChild, type ToParent } from "./protocol.ts"
 
 // Beside this file: child.ts in a checkout, child.js in the compiled package (tsc rewrites imports, not URLs).
 const CHILD = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./child.ts" : "./child.js", import.meta.url))
@@ -56,6 +56,16 @@ export interface Hosted {
 }
 
 export type Answer = Extract<ToParent, { type: "answer" }> | undefined
+
+/** A run's catalog as the service has it: its content, and that content's JSON text, which tells catalogs apart. */
+export interface GivenCatalog {
+  readonly text: string
+  readonly content: Catalog
+}
+
+type StartOrResume = Extract<ToChild, { type: "start" | "resume" }>
+/** A start or a resume as the pool is given it: with its catalog, which `Child.launch` numbers for its child. */
+export type Launch<M extends StartOrResume = StartOrResume> = M extends unknown ? Omit<M, "catalog" | "content"> & { readonly catalog: GivenCatalog } : never
 
 export class Child {
   readonly process: ChildProcess
@@ -119,6 +129,21 @@ export class Child {
     if (!this.alive || !this.process.connected) return
     if (this.outbox.push(message) === 1) queueMicrotask(this.flush)
   }
+
+  /**
+   * Starts or resumes a run here, with its catalog's number on this child, and the catalog itself when the child
+   * does not keep it (protocol.ts `RunSetup`): a run's tools, with their schemas, cross once per child and not
+   * with every run, and the child binds them once.
+   */
+  launch(launch: Launch): void {
+    const { catalog, ...message } = launch
+    const known = this.catalogs.given(catalog.text)
+    if (known !== undefined) return this.send({ ...message, catalog: known })
+    this.send({ ...message, catalog: this.catalogs.keep(catalog.text, ++this.lastCatalog), content: catalog.content })
+  }
+
+  private readonly catalogs = new Kept<string, number>()
+  private lastCatalog = 0
 
   private outbox: Array<ToChild> = []
   private readonly flush = (): void => {

@@ -11,12 +11,47 @@ export interface ToolSpec extends ToolShape {
   readonly mode: "plain" | "idempotent" | "durable"
 }
 
-interface RunSetup {
-  readonly runId: string
+/** A run's tools and namespaces. */
+export interface Catalog {
   readonly tools: ReadonlyArray<ToolSpec>
   readonly namespaces: ReadonlyArray<NamespaceBinding>
+}
+
+interface RunSetup {
+  readonly runId: string
+  /**
+   * The run's catalog, by its number on this child; its content comes with the first run given it. Both sides
+   * keep the last CATALOGS_KEPT catalogs given, forgetting the least recently given first: the same steps on the
+   * same messages in the same order, so the service knows which the child still has without being told.
+   */
+  readonly catalog: number
+  readonly content?: Catalog | undefined
   /** Whether the service wants each logged line as it is logged. */
   readonly log: boolean
+}
+
+/** How many catalogs each side keeps for a child (RunSetup.catalog). */
+export const CATALOGS_KEPT = 16
+
+/**
+ * The catalogs a child was given lately, kept in the order they were last given, and evicted the same way on both
+ * sides: `K` is the catalog's text on the service's side, its number on the child's.
+ */
+export class Kept<K, V> {
+  private readonly entries = new Map<K, V>()
+  /** The value kept under `key`, now the most recently given; undefined when it is not kept. */
+  given(key: K): V | undefined {
+    const value = this.entries.get(key)
+    if (value === undefined) return undefined
+    this.entries.delete(key)
+    this.entries.set(key, value)
+    return value
+  }
+  keep(key: K, value: V): V {
+    this.entries.set(key, value)
+    if (this.entries.size > CATALOGS_KEPT) this.entries.delete(this.entries.keys().next().value!)
+    return value
+  }
 }
 
 /** The operations of a tool binding (executor.ts `ToolBinding`) the child asks the service to perform. */
