@@ -440,8 +440,7 @@ export class Execution extends Context.Service<
           const leased = run.unrecorded === undefined
           if (leased && !renewed.has(run.id) && !run.finishing && run.since < renewalStarted && run.stop === undefined) {
             yield* Effect.logWarning(`lost the lease of run ${run.id}; stopping it here`)
-            run.stop = "lease"
-            yield* fork(interruptFiber(run))
+            yield* stopLater(run, "lease")
           }
         }
       })
