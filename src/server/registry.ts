@@ -3,15 +3,22 @@
  * resolution of a run's `tools` filter into the tools it may call. A path is either a tool or a namespace, never
  * both: registering `orders` when `orders.lookup` exists (or the other way round) is refused, because the
  * program's `tools.orders` could not be a function and an object at once.
+ *
+ * A new run starts with its tenant's registrations as this replica last read them (`forRun`), not read again for
+ * every run: they come with their version, and the run's first write (`RunStore.insert`, `insertEnded`) stores it
+ * only while that version is still the tenant's. A registration another replica changed before then makes that
+ * write fail with `ToolsChanged`, and the run starts again, with them read anew: a run is never seen (nor its call
+ * sent, which its first write precedes) having used registrations changed before it was written.
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Clock from "effect/Clock"
 import type * as SqlError from "effect/sql/SqlError"
 import type { Namespace, RegisterTool } from "./api.ts"
 import { newSecret } from "./signing.ts"
-import { type Registrations, type ToolPathConflict, ToolStore } from "./store/tools.ts"
+import { type Current, type Registrations, type ToolPathConflict, ToolStore } from "./store/tools.ts"
 
 export class ToolNotFound extends Data.TaggedError("ToolNotFound")<{ readonly path: string }> {
   override get message(): string {
@@ -44,6 +51,15 @@ export const selected = (everything: Registrations, filter: ReadonlyArray<string
 
 type E<A, X = never> = Effect.Effect<A, SqlError.SqlError | X>
 
+/** The registrations a new run starts with, and their version (`NewRun.toolsVersion`). */
+export interface ForRun {
+  readonly registrations: Registrations
+  readonly version: number
+}
+
+/** Tenants whose registrations a replica keeps at most; the least recently read goes first. */
+const TENANTS_KEPT = 1000
+
 export class ToolRegistry extends Context.Service<
   ToolRegistry,
   {
@@ -61,35 +77,47 @@ export class ToolRegistry extends Context.Service<
      * a run was suspended is simply gone on resume).
      */
     readonly resolve: (tenant: string, filter: ReadonlyArray<string> | null, strict: boolean) => E<Registrations, UnknownToolFilter>
+    /**
+     * `resolve` (strict) for a new run, from the registrations this replica keeps when it has them (`fresh`: read
+     * anew, as after `ToolsChanged`), with their version. A filter entry they do not match is checked anew first.
+     */
+    readonly forRun: (tenant: string, filter: ReadonlyArray<string> | null, fresh: boolean) => E<ForRun, UnknownToolFilter>
   }
 >()("codemode/server/ToolRegistry") {
   static readonly layer: Layer.Layer<ToolRegistry, never, ToolStore> = Layer.effect(
     ToolRegistry,
     Effect.gen(function* () {
       const store = yield* ToolStore
+      // By tenant, least recently read first. A change made here drops its tenant's at once: the next run here reads
+      // them anew rather than start with stale ones and start again at its first write.
+      const kept = new Map<string, Current>()
+      const changed = <A, X>(tenant: string, write: E<A, X>) => Effect.ensuring(write, Effect.sync(() => void kept.delete(tenant)))
 
       const put = Effect.fnUntraced(function* (tenant: string, path: string, tool: RegisterTool) {
-        return { path, secret: yield* store.put(tenant, path, tool, newSecret()) }
+        return { path, secret: yield* changed(tenant, store.put(tenant, path, tool, newSecret())) }
       })
 
       const remove = Effect.fnUntraced(function* (tenant: string, path: string) {
-        if (!(yield* store.remove(tenant, path))) return yield* new ToolNotFound({ path })
+        if (!(yield* changed(tenant, store.remove(tenant, path)))) return yield* new ToolNotFound({ path })
       })
 
       const putNamespace = Effect.fnUntraced(function* (tenant: string, path: string, description: string) {
-        yield* store.putNamespace(tenant, path, description)
+        yield* changed(tenant, store.putNamespace(tenant, path, description))
         return { path, description }
       })
 
       const rotate = Effect.fnUntraced(function* (tenant: string, path: string, overlapMs: number) {
         const secret = newSecret()
-        if (!(yield* store.rotate(tenant, path, secret, overlapMs))) return yield* new ToolNotFound({ path })
+        if (!(yield* changed(tenant, store.rotate(tenant, path, secret, overlapMs)))) return yield* new ToolNotFound({ path })
         return { path, secret }
       })
 
       const removeNamespace = Effect.fnUntraced(function* (tenant: string, path: string) {
-        if (!(yield* store.removeNamespace(tenant, path))) return yield* new NamespaceNotFound({ path })
+        if (!(yield* changed(tenant, store.removeNamespace(tenant, path)))) return yield* new NamespaceNotFound({ path })
       })
+
+      const unmatched = (everything: Registrations, filter: ReadonlyArray<string>) =>
+        filter.filter((entry) => !everything.tools.some((t) => selects(entry, t.path)))
 
       const resolve = Effect.fnUntraced(function* (
         tenant: string,
@@ -98,13 +126,42 @@ export class ToolRegistry extends Context.Service<
       ) {
         const everything = yield* store.all(tenant)
         if (strict && filter !== null) {
-          const unmatched = filter.filter((entry) => !everything.tools.some((t) => selects(entry, t.path)))
-          if (unmatched.length > 0) return yield* new UnknownToolFilter({ entries: unmatched })
+          const missing = unmatched(everything, filter)
+          if (missing.length > 0) return yield* new UnknownToolFilter({ entries: missing })
         }
         return selected(everything, filter)
       })
 
-      return ToolRegistry.of({ put, remove, rotate, putNamespace, removeNamespace, all: store.all, resolve })
+      /** The tenant's registrations as last read here, read anew when not kept, when `fresh`, or once they expired. */
+      const current = Effect.fnUntraced(function* (tenant: string, fresh: boolean) {
+        const now = yield* Clock.currentTimeMillis
+        const held = fresh ? undefined : kept.get(tenant)
+        if (held !== undefined && now < held.until) {
+          kept.delete(tenant)
+          kept.set(tenant, held)
+          return { current: held, read: false }
+        }
+        // Stale or not (a change may land meanwhile), what a run starts with is checked at its first write.
+        const read = yield* store.current(tenant)
+        kept.delete(tenant)
+        kept.set(tenant, read)
+        if (kept.size > TENANTS_KEPT) kept.delete(kept.keys().next().value!)
+        return { current: read, read: true }
+      })
+
+      const forRun = Effect.fnUntraced(function* (tenant: string, filter: ReadonlyArray<string> | null, fresh: boolean) {
+        let got = yield* current(tenant, fresh)
+        // An entry may name a tool registered on another replica since these were read: only a fresh read refuses it.
+        if (filter !== null && !got.read && unmatched(got.current.registrations, filter).length > 0) got = yield* current(tenant, true)
+        const { registrations, version } = got.current
+        if (filter !== null) {
+          const missing = unmatched(registrations, filter)
+          if (missing.length > 0) return yield* new UnknownToolFilter({ entries: missing })
+        }
+        return { registrations: selected(registrations, filter), version }
+      })
+
+      return ToolRegistry.of({ put, remove, rotate, putNamespace, removeNamespace, all: store.all, resolve, forRun })
     }),
   )
 }

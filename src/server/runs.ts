@@ -51,13 +51,14 @@ import {
 import { CallStore } from "./store/calls.ts"
 import type { EventStore } from "./store/events.ts"
 import { RunStore, type RunRow } from "./store/runs.ts"
+import type { ToolsChanged } from "./store/tools.ts"
 import type { Webhooks } from "./webhooks.ts"
 
 export { CallNotFound, CheckpointNotFound, ControlTimeout, InvalidCursor, RunConflict, RunNotFound, type RunsError, ShuttingDown } from "./runs/errors.ts"
 export { type CallWhere, fingerprint, isEventId, type ListOptions, toView } from "./runs/views.ts"
 
 /** The row a new run will have once written, for the replica executing it meanwhile. */
-const provisional = (run: Unrecorded, now: Date): RunRow => ({
+const provisional = ({ toolsVersion: _, ...run }: Unrecorded, now: Date): RunRow => ({
   ...run,
   forkedFrom: run.forkedFrom ?? null,
   status: "running",
@@ -230,16 +231,15 @@ export class Runs extends Context.Service<
         maxMemoryBytes: Math.min(requested?.maxMemoryBytes ?? base.maxMemoryBytes ?? config.maxMemoryBytes, config.maxMemoryBytes),
       })
 
-      const create = Effect.fnUntraced(function* (tenant: string, request: CreateRun) {
-        yield* refuseWhileDraining
-        const id = request.id ?? crypto.randomUUID()
-        const filter = request.tools ?? null
-        const registrations = yield* registry.resolve(tenant, filter, true)
-        const limits = limitsOver({ timeoutMs: config.defaultTimeoutMs }, request.limits)
-        const requestHash = fingerprint(request)
-        const wait = waitMs(request.wait, config, true)
-        const fields = { id, tenant, code: request.code, limits, tools: filter, seed: newSeed() }
-        const run = { ...fields, owner: me, requestHash }
+      /**
+       * Starts a new run with its tenant's registrations as kept here (`fresh`: read anew). Its first write fails
+       * with `ToolsChanged` when they changed before it (ToolRegistry): nothing of it was stored nor sent, and
+       * `create` starts it again.
+       */
+      const launch = Effect.fnUntraced(function* (fields: Omit<Unrecorded, "owner" | "requestHash" | "toolsVersion">, requestHash: string, wait: number, fresh: boolean) {
+        const { id, tenant } = fields
+        const { registrations, version } = yield* registry.forRun(tenant, fields.tools, fresh)
+        const run: Unrecorded = { ...fields, owner: me, requestHash, toolsVersion: version }
         if ((yield* execution.requestOf(id)) !== undefined) return yield* existing(tenant, id, requestHash, wait)
         if (wait > 0) {
           // Until the run ends, suspends or the wait passes, the client hears nothing: the row is written when it
@@ -256,7 +256,11 @@ export class Runs extends Context.Service<
             const row = early ?? (yield* Deferred.await(saved))
             return yield* row === undefined ? unstored(run, wait) : view(row)
           }
-          if (!(yield* execution.record(id))) return yield* existing(tenant, id, requestHash, wait)
+          // Not recorded: its id was taken meanwhile, or its registrations changed; either way it was stopped unseen.
+          if (!(yield* execution.record(id))) {
+            const row = yield* Deferred.await(saved)
+            return yield* row === undefined ? unstored(run, wait) : view(row)
+          }
           const done = yield* execution.within(saved, wait - unrecordedMs)
           return yield* view(done ?? (yield* load(tenant, id)))
         }
@@ -264,6 +268,24 @@ export class Runs extends Context.Service<
         if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
         return yield* answer(yield* ownership.start(row, registrations), row, wait)
       })
+
+      const create = (tenant: string, request: CreateRun) =>
+        Effect.suspend(() => {
+          const fields = {
+            id: request.id ?? crypto.randomUUID(),
+            tenant,
+            code: request.code,
+            limits: limitsOver({ timeoutMs: config.defaultTimeoutMs }, request.limits),
+            tools: request.tools ?? null,
+            seed: newSeed(),
+          }
+          const requestHash = fingerprint(request)
+          const wait = waitMs(request.wait, config, true)
+          type Launched = ReturnType<typeof launch>
+          const attempt = (fresh: boolean): Effect.Effect<Effect.Success<Launched>, Exclude<Effect.Error<Launched>, ToolsChanged>> =>
+            Effect.catchTag(launch(fields, requestHash, wait, fresh), "ToolsChanged", () => attempt(true))
+          return Effect.andThen(refuseWhileDraining, attempt(false))
+        })
 
       // Always recorded before it starts (not the one-write path of `create`): the row says where the fork came from,
       // and a replica that takes it over must find that before anything else.
@@ -290,7 +312,10 @@ export class Runs extends Context.Service<
         const seed = source.seed ?? newSeed()
         const forkedFrom = { run: source.id, checkpoint: kept.state.seq }
         const fields = { id, tenant, code: source.code, limits: limitsOver(source.limits, request.limits), tools: filter, seed, forkedFrom }
-        const row = yield* store.insert({ ...fields, owner: me, leaseMs: config.leaseMs, requestHash, seal: rowSeal.seal(fields) })
+        // No registrations version: a fork reads them anew (`resolve`), and its insert is not refused for them.
+        const row = yield* store
+          .insert({ ...fields, owner: me, leaseMs: config.leaseMs, requestHash, seal: rowSeal.seal(fields) })
+          .pipe(Effect.catchTag("ToolsChanged", (e) => Effect.die(e)))
         if (row === undefined) return yield* existing(tenant, id, requestHash, wait)
         const saved = yield* ownership.fork(row, registrations, kept.state.snapshot, {
           outcomes: request.outcomes ?? {},

@@ -65,6 +65,44 @@ describe("replicas as processes", () => {
     expect(await clientFor(b.url).run((c) => c.runs.get({ params: { id: run.id }, query: {} }))).toStrictEqual(run)
   })
 
+  // A replica keeps a tenant's registrations between runs (ToolRegistry): what B changed before a POST reaches A
+  // must be what that run is seen to have used, with a change made while A holds the old ones.
+  it("a run on A sees the tools registered, replaced and removed through B before it was posted", async () => {
+    const [a, b] = [await replica(), await replica()]
+    const run = async (body: Record<string, unknown>) => (await request(a.url, "POST", "/v1/runs", body)).body
+    const put = async (path: string, url = receiver.url) =>
+      expect((await request(b.url, "PUT", `/v1/tools/${path}`, { description: path, input: { type: "object" }, output: {}, url, mode: "plain" })).status).toBe(200)
+    // A reads and keeps the tenant's registrations.
+    expect((await run({ code: "1 + 1" })).result).toMatchObject({ ok: true, value: 2 })
+
+    await put("late.echo")
+    const found = await run({ code: "const r = await tools.late.echo({ n: 3 }); return r.echo.n" })
+    expect(found.result).toMatchObject({ ok: true, value: 3 })
+    // A filter naming it is not refused as unknown.
+    expect((await run({ code: "return typeof tools.late.echo", tools: ["late"] })).result).toMatchObject({ ok: true, value: "function" })
+    // Registrations kept again (the run above read them), then a short run that shows the catalog.
+    await put("later.echo")
+    expect((await run({ code: "return Object.keys(tools).sort()" })).result).toMatchObject({ ok: true, value: expect.arrayContaining(["late", "later"]) })
+
+    // Replaced with another URL: the call goes to the new one only.
+    const other = await startReceiver(async (call) => ({ json: { output: { other: call.json.input } } }))
+    try {
+      await put("late.echo", other.url)
+      const moved = await run({ code: "const r = await tools.late.echo({ n: 4 }); return r.other.n" })
+      expect(moved.result).toMatchObject({ ok: true, value: 4 })
+      expect(callsFor(moved.id)).toHaveLength(0)
+    } finally {
+      await other.close()
+    }
+
+    // Removed: the run finds no tool, and nothing is sent.
+    expect((await request(b.url, "DELETE", "/v1/tools/later.echo")).status).toBe(204)
+    const gone = await run({ code: "return await tools.later.echo({ n: 5 })" })
+    expect(gone.result).toMatchObject({ ok: false })
+    expect(callsFor(gone.id)).toHaveLength(0)
+    expect((await request(a.url, "GET", `/v1/runs/${gone.id}`)).body.status).toBe("failed")
+  })
+
   it("cancels through B a run executing on A, interrupting its webhook call", async () => {
     const [a, b] = [await replica(), await replica()]
     const run = await clientFor(a.url).run((c) =>

@@ -267,7 +267,11 @@ export class Execution extends Context.Service<
                   .pipe(Effect.tap((ended) => Effect.sync(() => void (s.announced = ended !== undefined))))
               : store
                   .insertEnded({ ...s.run.unrecorded, seal: null, status, result, ...takeLogs(s.run) })
-                  .pipe(Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((s.run.unrecorded = undefined), (s.unseen = true)))))),
+                  .pipe(
+                    // Started with registrations changed since: stored nowhere, it is started again (Runs.create).
+                    Effect.catchTag("ToolsChanged", () => Effect.succeed(undefined)),
+                    Effect.tap((ended) => Effect.sync(() => void (ended !== undefined && ((s.run.unrecorded = undefined), (s.unseen = true))))),
+                  ),
           ),
         )
       const suspendSaved = (s: Saving, saved: Suspended, auto: Parameters<typeof store.suspend>[5]) =>
@@ -355,6 +359,8 @@ export class Execution extends Context.Service<
             run.unrecorded === undefined
               ? Effect.succeed(true)
               : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs, seal: rowSeal.seal(run.unrecorded) }).pipe(
+                  // Started with registrations changed since: stopped unseen, as for a taken id, and started again.
+                  Effect.catchTag("ToolsChanged", () => Effect.succeed(undefined)),
                   Effect.flatMap((inserted) =>
                     Effect.map(Clock.currentTimeMillis, (now) => {
                       if (inserted === undefined) return false

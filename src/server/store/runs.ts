@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
 import type { RecordedCalls, SettledCall } from "./calls.ts"
-import type { Registrations } from "./tools.ts"
+import type { Registrations, ToolsChanged } from "./tools.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
 /** A suspend or cancel request for the replica executing a run, and that replica's answer. */
@@ -93,6 +93,11 @@ export interface NewRun {
   readonly forkedFrom?: ForkedFrom | undefined
   /** The row's seal (row-seal.ts; null without a key), written with it and with each state it saves. */
   readonly seal: string | null
+  /**
+   * The version of its tenant's registrations (`ToolStore.current`) the run was started with: the row is written
+   * only while they are still the tenant's, else the write fails with `ToolsChanged`. Undefined: not checked.
+   */
+  readonly toolsVersion?: number | undefined
 }
 
 /** A run that ended before its first host call and before any suspend, stored once with its history. */
@@ -199,7 +204,7 @@ export interface AutoSuspend {
 /** The outcome of a call its run's cancel settled. */
 export const CANCELLED = { ok: false, error: { kind: "Cancelled", message: "The call ended when its run was cancelled" } } as const
 
-type E<A> = Effect.Effect<A, SqlError.SqlError>
+type E<A, X = never> = Effect.Effect<A, SqlError.SqlError | X>
 
 /** The sweep's work (RunStore.due). */
 export interface Due {
@@ -212,12 +217,12 @@ export class RunStore extends Context.Service<
   RunStore,
   {
     /** Inserts a running run owned by `owner`; `undefined` when the id is taken. */
-    readonly insert: (run: NewRun) => E<RunRow | undefined>
+    readonly insert: (run: NewRun) => E<RunRow | undefined, ToolsChanged>
     /**
      * Stores a run that already ended, with its events, in one statement: the row it would have after `insert`
      * and `finish`; `undefined` when the id is taken (the clash is caught here, at the end).
      */
-    readonly insertEnded: (run: EndedRun) => E<RunRow | undefined>
+    readonly insertEnded: (run: EndedRun) => E<RunRow | undefined, ToolsChanged>
     readonly get: (tenant: string, id: string) => E<RunRow | undefined>
     readonly list: (tenant: string, query: ListQuery) => E<ReadonlyArray<RunRow>>
     /** How many runs are in each status, all tenants (the metrics). */

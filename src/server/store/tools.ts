@@ -33,6 +33,28 @@ export interface Registrations {
   readonly namespaces: ReadonlyArray<Namespace>
 }
 
+/**
+ * A tenant's registrations as `ToolStore.current` read them: with their version, which every change of the
+ * tenant's tools or namespaces raises (a replica that keeps them knows them current while a run's first write
+ * finds that version), and until when they hold without a change (ms): the earliest end of a rotated-out secret's
+ * overlap, Infinity when none.
+ */
+export interface Current {
+  readonly registrations: Registrations
+  readonly version: number
+  readonly until: number
+}
+
+/**
+ * The registrations a new run started with have changed since (`NewRun.toolsVersion`): nothing was stored, and the
+ * run must start again with the tenant's registrations as they are now.
+ */
+export class ToolsChanged extends Data.TaggedError("ToolsChanged")<{ readonly tenant: string }> {
+  override get message(): string {
+    return `The tools of tenant ${this.tenant} changed while a run started with them`
+  }
+}
+
 export class ToolPathConflict extends Data.TaggedError("ToolPathConflict")<{ readonly path: string; readonly existing: string }> {
   override get message(): string {
     return `Tool path ${this.path} conflicts with the registered tool ${this.existing}: a path is either a tool or a namespace`
@@ -55,5 +77,7 @@ export class ToolStore extends Context.Service<
     readonly removeNamespace: (tenant: string, path: string) => E<boolean>
     /** Every tool and namespace of the tenant, by path. */
     readonly all: (tenant: string) => E<Registrations>
+    /** `all`, with its version and how long it holds (`Current`). */
+    readonly current: (tenant: string) => E<Current>
   }
 >()("codemode/server/ToolStore") {}

@@ -95,6 +95,67 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("every change of a tenant's tools or namespaces raises its version, and a run started with an older one is not stored", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const tools = yield* ToolStore
+          const tenant = `versions-${++counter}`
+          const tool = { description: "d", input: {}, url: "http://127.0.0.1:9/x", mode: "plain" as const }
+          const versions = [(yield* tools.current(tenant)).version]
+          const changes = [
+            tools.put(tenant, "a.b", tool, "s1"),
+            tools.put(tenant, "a.b", { ...tool, description: "e" }, "s2"),
+            tools.rotate(tenant, "a.b", "s3", 60_000),
+            tools.putNamespace(tenant, "a", "the a"),
+            tools.removeNamespace(tenant, "a"),
+            tools.remove(tenant, "a.b"),
+          ]
+          for (const change of changes) {
+            yield* change
+            versions.push((yield* tools.current(tenant)).version)
+          }
+          for (let i = 1; i < versions.length; i++) assert.isTrue(versions[i]! > versions[i - 1]!, `change ${i}: ${versions}`)
+          // A rotated-out secret's overlap bounds how long the registrations read hold.
+          yield* tools.put(tenant, "c", tool, "s4")
+          yield* tools.rotate(tenant, "c", "s5", 60_000)
+          const rotated = yield* tools.current(tenant)
+          assert.isTrue(Number.isFinite(rotated.until))
+          assert.strictEqual(rotated.registrations.tools[0]?.previousSecret, "s4")
+          // Another tenant's change leaves this one's version as it is.
+          yield* tools.put(`${tenant}-other`, "x", tool, "s6")
+          const { version } = yield* tools.current(tenant)
+          assert.strictEqual(version, rotated.version)
+
+          const current = newRun("a", 60_000, tenant)
+          assert.strictEqual((yield* runs.insert({ ...current, toolsVersion: version }))?.id, current.id)
+          const ended = (run = newRun("a", 60_000, tenant)) => ({
+            ...run,
+            toolsVersion: version,
+            status: "succeeded" as const,
+            result: { ok: true as const, value: 1, toolCalls: [] },
+            logs: [],
+            truncated: false,
+          })
+          const together = [ended(), ended(), ended()]
+          const stored = yield* Effect.forEach(together, (run) => runs.insertEnded(run), { concurrency: "unbounded" })
+          assert.deepStrictEqual(stored.map((r) => r?.id), together.map((r) => r.id))
+
+          yield* tools.putNamespace(tenant, "n", "changed")
+          const stale = newRun("a", 60_000, tenant)
+          const refused = yield* Effect.flip(runs.insert({ ...stale, toolsVersion: version }))
+          assert.strictEqual(refused._tag, "ToolsChanged")
+          const late = [ended(), ended(), ended()]
+          const exits = yield* Effect.forEach(late, (run) => Effect.exit(runs.insertEnded(run)), { concurrency: "unbounded" })
+          for (const exit of exits) assert.isTrue(exit._tag === "Failure" && JSON.stringify(exit.cause).includes("ToolsChanged"), JSON.stringify(exit))
+          for (const run of [stale, ...late]) {
+            assert.strictEqual(yield* runs.get(tenant, run.id), undefined)
+            assert.deepStrictEqual(yield* types(run.id), [])
+          }
+          // A run that names no version is not checked.
+          assert.strictEqual((yield* runs.insert(stale))?.id, stale.id)
+        }),
+      )
+
       if (name === "postgres") {
         it.effect("a run the database refuses fails alone, not the runs stored with it", () =>
           Effect.gen(function* () {

@@ -121,6 +121,8 @@ export interface Tables {
   /** `previousUntil`: when the rotated-out `previousSecret` stops signing. */
   readonly tools: Map<string, ToolRow & { readonly tenant: string; readonly previousUntil?: number }>
   readonly namespaces: Map<string, { readonly tenant: string; readonly path: string; readonly description: string }>
+  /** Each tenant's version of its tools and namespaces (migrations/0017): raised by every change of either; 0 when absent. */
+  readonly toolVersions: Map<string, number>
   readonly keys: Map<string, KeyRecord>
   readonly idempotency: Map<string, IdempotencyRecord>
   /** The last value of each sequence (`runs.seq`, the calls' insertion order). */
@@ -156,6 +158,7 @@ export class MemoryDatabase extends Context.Service<MemoryDatabase, Tables>()("c
     events: new Map(),
     tools: new Map(),
     namespaces: new Map(),
+    toolVersions: new Map(),
     keys: new Map(),
     idempotency: new Map(),
     sequences: { run: 0, call: 0 },

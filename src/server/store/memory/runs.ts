@@ -22,6 +22,7 @@ import {
 import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../calls.ts"
 import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type RunRecord, type Tables } from "./database.ts"
 import { expiring, recordSettled } from "./calls.ts"
+import { ToolsChanged } from "../tools.ts"
 import { registrationsOf } from "./tools.ts"
 
 /**
@@ -70,6 +71,13 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
     const tables = yield* MemoryDatabase
     /** `f` at one instant, without yielding: one statement. */
     const atomically = <A>(f: (now: number) => A) => Effect.map(Clock.currentTimeMillis, f)
+    /** `atomically`, for a new run only while its tenant's registrations are at the version it started with. */
+    const current = <A>(run: NewRun | EndedRun, f: (now: number) => A) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        run.toolsVersion !== undefined && run.toolsVersion !== (tables.toolVersions.get(run.tenant) ?? 0)
+          ? Effect.fail(new ToolsChanged({ tenant: run.tenant }))
+          : Effect.succeed(f(now)),
+      )
     const madeCallTo = (runId: string, path: string) => {
       for (const c of tables.calls.values()) if (c.runId === runId && c.path === path) return true
       return false
@@ -141,7 +149,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
 
     return RunStore.of({
       insert: (run: NewRun) =>
-        atomically((now) => {
+        current(run, (now) => {
           if (tables.runs.has(run.id)) return undefined
           const r = newRecord(run, now)
           r.leaseExpiresAt = now + run.leaseMs
@@ -150,7 +158,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           return toRow(r, now)
         }),
       insertEnded: (run: EndedRun) =>
-        atomically((now) => {
+        current(run, (now) => {
           if (tables.runs.has(run.id)) return undefined
           const r = newRecord(run, now)
           r.status = run.status

@@ -20,6 +20,12 @@ export const registrationsOf = (tables: Tables, tenant: string, now: number): Re
     .map((n) => ({ path: n.path, description: n.description })),
 })
 
+/** Raises the tenant's version when `changed` (migrations/0017's trigger); answers `changed`. */
+const raise = (tables: Tables, tenant: string, changed: boolean): boolean => {
+  if (changed) tables.toolVersions.set(tenant, (tables.toolVersions.get(tenant) ?? 0) + 1)
+  return changed
+}
+
 export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect(
   ToolStore,
   Effect.gen(function* () {
@@ -46,6 +52,7 @@ export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect
             ...(existing?.previousUntil === undefined ? {} : { previousUntil: existing.previousUntil }),
           }
           tables.tools.set(tenantKey(tenant, path), row)
+          raise(tables, tenant, true)
           return Effect.succeed(kept)
         }),
       rotate: (tenant, path, secret, overlapMs) =>
@@ -53,13 +60,25 @@ export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect
           const row = tables.tools.get(tenantKey(tenant, path))
           if (row === undefined) return false
           tables.tools.set(tenantKey(tenant, path), { ...row, secret, previousSecret: row.secret, previousUntil: now + overlapMs })
-          return true
+          return raise(tables, tenant, true)
         }),
-      remove: (tenant, path) => Effect.sync(() => tables.tools.delete(tenantKey(tenant, path))),
+      remove: (tenant, path) => Effect.sync(() => raise(tables, tenant, tables.tools.delete(tenantKey(tenant, path)))),
       putNamespace: (tenant, path, description) =>
-        Effect.sync(() => void tables.namespaces.set(tenantKey(tenant, path), { tenant, path, description })),
-      removeNamespace: (tenant, path) => Effect.sync(() => tables.namespaces.delete(tenantKey(tenant, path))),
+        Effect.sync(() => {
+          tables.namespaces.set(tenantKey(tenant, path), { tenant, path, description })
+          raise(tables, tenant, true)
+        }),
+      removeNamespace: (tenant, path) => Effect.sync(() => raise(tables, tenant, tables.namespaces.delete(tenantKey(tenant, path)))),
       all: (tenant) => Effect.map(Clock.currentTimeMillis, (now) => registrationsOf(tables, tenant, now)),
+      current: (tenant) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const overlaps = ofTenant(tables, tenant).flatMap((t) => (t.previousUntil !== undefined && t.previousUntil > now ? [t.previousUntil] : []))
+          return {
+            registrations: registrationsOf(tables, tenant, now),
+            version: tables.toolVersions.get(tenant) ?? 0,
+            until: Math.min(Infinity, ...overlaps),
+          }
+        }),
     })
   }),
 )

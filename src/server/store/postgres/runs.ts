@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import { Limits, type Result, RunStatus, SourceLocation } from "../../api.ts"
 import { storable } from "../../json-guard.ts"
@@ -29,6 +30,7 @@ import {
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type SettledCall } from "../calls.ts"
 import { logEvents } from "../events.ts"
+import { ToolsChanged } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { expiringCalls, Journal, settling } from "./calls.ts"
 import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
@@ -157,20 +159,39 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const forkedFrom = (run: Pick<NewRun, "forkedFrom">) => (run.forkedFrom === undefined ? null : json(run.forkedFrom))
     const first = (raw: ReadonlyArray<unknown>) => Effect.map(rows(raw), (r) => (r[0] === undefined ? undefined : toRow(r[0])))
 
-    const insert = Effect.fnUntraced(function* (run: NewRun) {
-      return yield* first(
+    /** Whether the run's tenant's registrations are still at the version it started with (true when it names none). */
+    const toolsCurrent = (run: NewRun | EndedRun) =>
+      run.toolsVersion === undefined
+        ? sql`true`
+        : sql`coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = ${run.tenant}::text), 0) = ${run.toolsVersion}::bigint`
+    /**
+     * Why a new run's write stored nothing: "stale" when its tenant's registrations have changed since the version
+     * it started with (versions only rise, so a later read tells), else (undefined) its id was taken.
+     */
+    const notStored = (run: NewRun | EndedRun): Effect.Effect<"stale" | undefined, SqlError.SqlError> =>
+      run.toolsVersion === undefined
+        ? Effect.succeed(undefined)
+        : Effect.map(sql<{ current: boolean }>`SELECT ${toolsCurrent(run)} AS current`, (rows) => (rows[0]?.current === false ? "stale" : undefined))
+    const unlessStale = (run: NewRun | EndedRun) => (row: RunRow | undefined | "stale") =>
+      row === "stale" ? Effect.fail(new ToolsChanged({ tenant: run.tenant })) : Effect.succeed(row)
+
+    const insertOrStale = Effect.fnUntraced(function* (run: NewRun) {
+      const row = yield* first(
         yield* sql`
           WITH r AS (
             INSERT INTO runs (id, tenant, status, code, limits, tools, owner, lease_expires_at, request_hash, seed, forked_from, seal)
-            VALUES (${run.id}, ${run.tenant}, 'running', ${run.code}, ${json(run.limits)},
-                    ${run.tools === null ? null : json(run.tools)}, ${run.owner}, ${lease(run.leaseMs)}, ${run.requestHash}, ${run.seed},
-                    ${forkedFrom(run)}, ${run.seal})
+            SELECT ${run.id}::text, ${run.tenant}::text, 'running', ${run.code}::text, ${json(run.limits)}::jsonb,
+                   ${run.tools === null ? null : json(run.tools)}::jsonb, ${run.owner}::text, ${lease(run.leaseMs)}, ${run.requestHash}::text,
+                   ${run.seed}::text, ${forkedFrom(run)}::jsonb, ${run.seal}::text
+            WHERE ${toolsCurrent(run)}
             ON CONFLICT (id) DO NOTHING
             RETURNING *
           ), e AS (INSERT INTO events (run_id, seq, type, data) SELECT id, 1, 'run.created', ${json(createdData(run))} FROM r)
           SELECT ${columns} FROM r`,
       )
+      return row ?? (yield* notStored(run))
     })
+    const insert = (run: NewRun) => Effect.flatMap(insertOrStale(run), unlessStale(run))
 
     // version 1: the row as `insert` then `finish` leave it. A run created here has no events yet, so its events are
     // numbered here, in their order, not by the trigger (migrations/0014), as `insert` numbers its first.
@@ -179,9 +200,10 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       const raw = yield* sql`
         WITH r AS (
           INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
-          VALUES (${run.id}, ${run.tenant}, ${run.status}, ${run.code}, ${json(run.limits)},
-                  ${run.tools === null ? null : json(run.tools)}, ${json(run.result)}, 1, ${run.requestHash}, ${run.seed},
-                  ${forkedFrom(run)}, ${run.seal})
+          SELECT ${run.id}::text, ${run.tenant}::text, ${run.status}::text, ${run.code}::text, ${json(run.limits)}::jsonb,
+                 ${run.tools === null ? null : json(run.tools)}::jsonb, ${json(run.result)}::jsonb, 1, ${run.requestHash}::text,
+                 ${run.seed}::text, ${forkedFrom(run)}::jsonb, ${run.seal}::text
+          WHERE ${toolsCurrent(run)}
           ON CONFLICT (id) DO NOTHING
           RETURNING id, seq, created_at, result
         ), e AS (
@@ -191,7 +213,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         )
         SELECT id, seq::text AS seq, created_at, result FROM r`
       const r = (yield* storedEnded(raw))[0]
-      return r === undefined ? undefined : endedRow(run, r)
+      return r === undefined ? yield* notStored(run) : endedRow(run, r)
     })
 
     // The same for several runs, each row from one element of a JSON document. A taken id fails the statement, and
@@ -220,38 +242,45 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           seal: run.seal,
           owner: storable(run.owner),
           logs: logs.length === 0 ? null : storable(logs),
+          tools_version: run.toolsVersion ?? null,
         }
       })
       const raw = yield* sql`
         WITH given AS (
           SELECT * FROM jsonb_to_recordset(${pg.json(given)}) AS g(i int, id text, tenant text, status text, code text,
-            limits jsonb, tools jsonb, result jsonb, request_hash text, seed text, forked_from jsonb, seal text, owner text, logs jsonb)
+            limits jsonb, tools jsonb, result jsonb, request_hash text, seed text, forked_from jsonb, seal text, owner text, logs jsonb,
+            tools_version bigint)
+        ), fresh AS (
+          SELECT * FROM given g
+          WHERE g.tools_version IS NULL OR g.tools_version = coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = g.tenant), 0)
         ), r AS (
           INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
           SELECT id, tenant, status, code, limits, nullif(tools, 'null'), result, 1, request_hash, seed,
                  nullif(forked_from, 'null'), seal
-          FROM given ORDER BY i
+          FROM fresh ORDER BY i
           RETURNING id, seq, created_at, result
         ), e AS (
           INSERT INTO events (run_id, seq, type, data, key)
           SELECT g.id, 1, 'run.created', CASE WHEN nullif(g.forked_from, 'null') IS NULL THEN jsonb_build_object('owner', g.owner)
               ELSE jsonb_build_object('owner', g.owner, 'forkedFrom', g.forked_from) END, NULL
-            FROM given g
+            FROM fresh g
           UNION ALL
           SELECT g.id, 1 + l.n, l.e->>'type', l.e->'data', l.e->>'key'
-            FROM given g, jsonb_array_elements(g.logs) WITH ORDINALITY AS l(e, n)
+            FROM fresh g, jsonb_array_elements(g.logs) WITH ORDINALITY AS l(e, n)
           UNION ALL
           SELECT g.id, 2 + coalesce(jsonb_array_length(g.logs), 0), 'run.' || g.status, jsonb_build_object('owner', g.owner), NULL
-            FROM given g
+            FROM fresh g
         )
         SELECT id, seq::text AS seq, created_at, result FROM r`
+      // The statement stores every run or fails (a taken id): one it did not store started with stale registrations.
       const inserted = new Map((yield* storedEnded(raw)).map((r) => [r.id, r]))
       return runs.map((run) => {
         const r = inserted.get(run.id)
-        return r === undefined ? undefined : endedRow(run, r)
+        return r === undefined ? ("stale" as const) : endedRow(run, r)
       })
     })
-    const insertEnded = batched(yield* Scope.Scope, MAX_BATCH, insertEndedOne, insertEndedMany)
+    const insertEndedOrStale = batched(yield* Scope.Scope, MAX_BATCH, insertEndedOne, insertEndedMany)
+    const insertEnded = (run: EndedRun) => Effect.flatMap(insertEndedOrStale(run), unlessStale(run))
 
     const get = Effect.fnUntraced(function* (tenant: string, id: string) {
       return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE tenant = ${tenant} AND id = ${id}`)

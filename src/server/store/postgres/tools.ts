@@ -7,7 +7,7 @@ import * as Scope from "effect/Scope"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
 import { Namespace, type RegisterTool, ToolMode } from "../../api.ts"
-import { type Registrations, ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
+import { type Current, type Registrations, ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { decodeRows, retrying, transactional } from "./shared.ts"
 
@@ -25,7 +25,12 @@ const ToolRaw = Schema.Struct({
 })
 /** The columns `registrationColumns` reads. */
 export const Registered = Schema.Struct({ registered_tools: Schema.Array(ToolRaw), registered_namespaces: Schema.Array(Namespace) })
-const All = Schema.Struct({ tenant: Schema.String, ...Registered.fields })
+const All = Schema.Struct({
+  tenant: Schema.String,
+  ...Registered.fields,
+  tools_version: Schema.Number,
+  previous_until: Schema.NullOr(Schema.Number),
+})
 const Path = Schema.Struct({ path: Schema.String })
 const Secret = Schema.Struct({ secret: Schema.String })
 
@@ -119,21 +124,28 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
       return rows.length > 0
     })
 
-    // One round trip per batch of run starts: each tenant's two lists as JSON arrays. The reads asked for while one
-    // is in flight go together in the next (batch.ts), each sent after it was asked for, so none misses a
-    // registration that was done before it.
-    const allOf = Effect.fnUntraced(function* (tenants: ReadonlyArray<string>) {
+    // One round trip per batch of reads: each tenant's two lists as JSON arrays, their version (migrations/0017) and
+    // when the first rotated-out secret among them stops signing. The reads asked for while one is in flight go
+    // together in the next (batch.ts), each sent after it was asked for, so none misses a registration that was
+    // done before it. One statement: the lists and the version are of one snapshot.
+    const currentOf = Effect.fnUntraced(function* (tenants: ReadonlyArray<string>) {
       const rows = yield* decodeRows(All)(
         yield* sql`
-          SELECT q.tenant, ${registrationColumns(sql, "q.tenant")}
+          SELECT q.tenant, ${registrationColumns(sql, "q.tenant")},
+            coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = q.tenant), 0)::float8 AS tools_version,
+            (SELECT extract(epoch FROM min(t.previous_secret_until)) * 1000 FROM tools t
+              WHERE t.tenant = q.tenant AND t.previous_secret_until > now())::float8 AS previous_until
           FROM jsonb_array_elements_text(${pg.json([...new Set(tenants)])}) AS q(tenant)`,
       )
-      const byTenant = new Map(rows.map((r) => [r.tenant, registrations(r)]))
+      const byTenant = new Map<string, Current>(
+        rows.map((r) => [r.tenant, { registrations: registrations(r), version: r.tools_version, until: r.previous_until ?? Infinity }]),
+      )
       return tenants.map((tenant) => byTenant.get(tenant)!)
     })
-    const all = batched(yield* Scope.Scope, MAX_BATCH, (tenant: string) => Effect.map(allOf([tenant]), (r) => r[0]!), allOf)
+    const current = batched(yield* Scope.Scope, MAX_BATCH, (tenant: string) => Effect.map(currentOf([tenant]), (r) => r[0]!), currentOf)
+    const all = (tenant: string) => Effect.map(current(tenant), (c): Registrations => c.registrations)
 
     // Run starts, resumes and takeovers read the tools: a dropped connection should not fail them.
-    return ToolStore.of(retrying({ put, remove, rotate, putNamespace, removeNamespace, all }))
+    return ToolStore.of(retrying({ put, remove, rotate, putNamespace, removeNamespace, all, current }))
   }),
 )
