@@ -238,6 +238,8 @@ export class Runs extends Context.Service<
        */
       const launch = Effect.fnUntraced(function* (fields: Omit<Unrecorded, "owner" | "requestHash" | "toolsVersion">, requestHash: string, wait: number, fresh: boolean) {
         const { id, tenant } = fields
+        // Checked on every attempt: a replica that began draining since the last one starts no run.
+        yield* refuseWhileDraining
         const { registrations, version } = yield* registry.forRun(tenant, fields.tools, fresh)
         const run: Unrecorded = { ...fields, owner: me, requestHash, toolsVersion: version }
         if ((yield* execution.requestOf(id)) !== undefined) return yield* existing(tenant, id, requestHash, wait)
@@ -284,7 +286,7 @@ export class Runs extends Context.Service<
           type Launched = ReturnType<typeof launch>
           const attempt = (fresh: boolean): Effect.Effect<Effect.Success<Launched>, Exclude<Effect.Error<Launched>, ToolsChanged>> =>
             Effect.catchTag(launch(fields, requestHash, wait, fresh), "ToolsChanged", () => attempt(true))
-          return Effect.andThen(refuseWhileDraining, attempt(false))
+          return attempt(false)
         })
 
       // Always recorded before it starts (not the one-write path of `create`): the row says where the fork came from,
