@@ -184,6 +184,28 @@ describe("secret rotation", () => {
     expect(verify(first.secret, call, now)).toBeUndefined()
     expect((await request(server.url, "POST", "/v1/tools/rot.none/secret")).status).toBe(404)
   })
+
+  // The registrations a replica keeps between runs (ToolRegistry) hold only until the first overlap among them ends.
+  it("signs with the new secret alone once the overlap has passed, though the replica kept the tool", async () => {
+    const short = await startReplica({ databaseUrl: db.url, env: { CODEMODE_SECRET_OVERLAP_MS: "1500" } })
+    try {
+      const api = clientFor(short.url)
+      const post = (code: string) => api.run((c) => c.runs.create({ payload: { code } }))
+      await api.run((c) => c.tools.put({ params: { path: "rot.short" }, payload: { description: "r", input: { type: "object" }, url: receiver.url, mode: "plain" } }))
+      const rotated = await api.run((c) => c.tools.rotateSecret({ params: { path: "rot.short" } }))
+      const signatures = async () => {
+        expect((await post(`await tools.rot.short({}); return 1`)).result).toMatchObject({ ok: true })
+        const call = receiver.calls.filter((c) => c.json.path === "rot.short").at(-1)!
+        expect(verify(rotated.secret, call, Math.floor(Date.now() / 1000))).toBeUndefined()
+        return call.headers["webhook-signature"]!.split(" ").length
+      }
+      expect(await signatures()).toBe(2)
+      await new Promise((ok) => setTimeout(ok, 1600))
+      expect(await signatures()).toBe(1)
+    } finally {
+      await short.close()
+    }
+  })
 })
 
 describe("events", () => {
