@@ -10,7 +10,7 @@ import type * as Statement from "effect/sql/Statement"
 import { type CallWhere, CallStore, type DurableTiming, type NewCall, type SettledCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
-import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
+import { decodeRows, notifying, only, retrying, transactional } from "./shared.ts"
 
 const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState, location: Schema.NullOr(SourceLocation) })
 const Located = Schema.Struct({ run_id: Schema.String, key: Schema.String, location: SourceLocation })
@@ -132,7 +132,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
     // The run's row is share-locked: a claim of it under way (its row locked) is waited for and then seen, and a
     // claim waits for this statement to commit.
     const started = Effect.fnUntraced(function* (runId: string, owner: string, call: NewCall) {
-      const owned = sql`EXISTS (SELECT 1 FROM runs WHERE id = ${runId} AND owner = ${owner} AND status = 'running' FOR SHARE)`
+      const owned = sql`EXISTS (SELECT 1 FROM runs WHERE id = ${runId} AND ${only(sql, sql`owner = ${owner} AND status = 'running'`)} FOR SHARE)`
       const rows = yield* sql`
         WITH ${beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", owned)}, e AS (
           INSERT INTO events (run_id, type, data, key)

@@ -31,7 +31,7 @@ import { CLAIM_JOURNAL_KEYS, type SettledCall } from "../calls.ts"
 import { logEvents } from "../events.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { expiringCalls, Journal, settling } from "./calls.ts"
-import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
+import { decodeRows, notifying, only as onlyIf, retrying, transactional } from "./shared.ts"
 import { Registered, registrationColumns, registrations } from "./tools.ts"
 
 const RunColumns = {
@@ -155,6 +155,9 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       seq::text AS seq, request_hash, seed, forked_from, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
     const rows = decodeRows(RunRaw)
     const forkedFrom = (run: Pick<NewRun, "forkedFrom">) => (run.forkedFrom === undefined ? null : json(run.forkedFrom))
+    const only = (condition: Statement.Fragment) => onlyIf(sql, condition)
+    /** Still running, and owned by `owner` (the row itself found by its key: `only`). */
+    const owned = (owner: string) => only(sql`owner = ${owner} AND status = 'running'`)
     const first = (raw: ReadonlyArray<unknown>) => Effect.map(rows(raw), (r) => (r[0] === undefined ? undefined : toRow(r[0])))
 
     const insert = Effect.fnUntraced(function* (run: NewRun) {
@@ -304,7 +307,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         ), r AS (
           UPDATE runs SET status = ${status}, result = (SELECT result FROM merged), snapshot = NULL,
             owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
-          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          WHERE id = ${id} AND ${owned(owner)}
           RETURNING *
         )${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
           INSERT INTO events (run_id, type, data, key)
@@ -348,7 +351,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, seal = ${seal}, owner = NULL, lease_expires_at = NULL,
             control = NULL, auto_resume = ${auto !== undefined}, wake = ${wake}, version = version + 1, updated_at = now(),
             checkpoint_seq = checkpoint_seq + 1
-          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          WHERE id = ${id} AND ${owned(owner)}
           RETURNING *
         ), ${keep(id, snapshot, seal, at)}, c AS (
           UPDATE calls SET state = 'queued', updated_at = now()
@@ -374,7 +377,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       yield* sql`
         WITH r AS (
           UPDATE runs SET snapshot = ${snapshot}, seal = ${seal}, checkpoint_seq = checkpoint_seq + 1
-          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          WHERE id = ${id} AND ${owned(owner)}
           RETURNING id, checkpoint_seq
         ), ${keep(id, snapshot, seal, at)}
         SELECT 1`
@@ -445,11 +448,11 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       })
 
     const claim = Effect.fnUntraced(function* (tenant: string, id: string, owner: string, leaseMs: number) {
-      return yield* claimWhere(sql`tenant = ${tenant} AND id = ${id} AND status = 'suspended'`, owner, leaseMs, {})
+      return yield* claimWhere(sql`id = ${id} AND ${only(sql`status = 'suspended' AND tenant = ${tenant}`)}`, owner, leaseMs, {})
     })
 
     const claimWoken = Effect.fnUntraced(function* (id: string, owner: string, leaseMs: number) {
-      return yield* claimWhere(sql`id = ${id} AND status = 'suspended' AND wake`, owner, leaseMs, { auto: true })
+      return yield* claimWhere(sql`id = ${id} AND ${only(sql`status = 'suspended' AND wake`)}`, owner, leaseMs, { auto: true })
     })
 
     /**
@@ -535,7 +538,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* decodeRows(Renewed)(
         yield* sql`
           UPDATE runs SET lease_expires_at = ${lease(leaseMs)}
-          WHERE id IN ${sql.in(ids)} AND owner = ${owner} AND status = 'running'
+          WHERE id IN ${sql.in(ids)} AND ${owned(owner)}
           RETURNING id, control`,
       )
     })
