@@ -292,23 +292,21 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       settled: ReadonlyArray<SettledCall> = [],
     ) {
       const settles = settled.length === 0 ? undefined : settling(sql, json, id, settled, sql`EXISTS (SELECT 1 FROM r)`)
+      // The journal's calls the Result lacks: `listed` holds the keys of those it has.
+      const missing = sql`c.run_id = ${id} AND NOT (given.listed ? c.key)`
       const raw = yield* sql`
-        WITH given AS (SELECT ${json(result)}::jsonb AS result),
-        listed AS (SELECT l.t, l.n FROM given, jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)),
-        missing AS (
-          SELECT jsonb_build_object('path', 'tools.' || c.path, 'key', c.key) AS t FROM calls c
-          WHERE c.run_id = ${id} AND NOT EXISTS (SELECT 1 FROM listed WHERE listed.t->>'key' = c.key)
-        ), merged AS (
-          SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM missing) THEN given.result ELSE jsonb_set(given.result, '{toolCalls}', (
-            SELECT jsonb_agg(a.t ORDER BY ${callNumber("a.t->>'key'")}, a.o, a.n) FROM (
-              SELECT t, n, 0 AS o FROM listed UNION ALL SELECT t, 0, 1 FROM missing
-            ) a)) END AS result
+        WITH given AS (SELECT ${json(result)}::jsonb AS result, ${json(result.toolCalls.map((c) => c.key))}::jsonb AS listed),
+        r AS (
+          UPDATE runs SET status = ${status}, result = CASE WHEN NOT EXISTS (SELECT 1 FROM calls c WHERE ${missing}) THEN given.result
+              ELSE jsonb_set(given.result, '{toolCalls}', (
+                SELECT jsonb_agg(a.t ORDER BY ${callNumber("a.t->>'key'")}, a.o, a.n) FROM (
+                  SELECT l.t, l.n, 0 AS o FROM jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)
+                  UNION ALL SELECT jsonb_build_object('path', 'tools.' || c.path, 'key', c.key), 0, 1 FROM calls c WHERE ${missing}
+                ) a)) END,
+            snapshot = NULL, owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
           FROM given
-        ), r AS (
-          UPDATE runs SET status = ${status}, result = (SELECT result FROM merged), snapshot = NULL,
-            owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
           WHERE id = ${id} AND ${owned(owner)}
-          RETURNING *
+          RETURNING runs.*
         )${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
           INSERT INTO events (run_id, type, data, key)
           SELECT x.run_id, x.type, x.data, x.key FROM (
