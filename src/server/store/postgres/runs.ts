@@ -417,13 +417,13 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
 
     /**
-     * A FROM item that makes the claim's transaction commit without waiting for its WAL flush (the wait was most of a
+     * What makes the claim's transaction commit without waiting for its WAL flush (the wait was most of a
      * resume's claim, ~3 ms of 3.3). Safe because WAL is flushed in order: whatever the run does next that must
      * survive — a call's `started` before a plain or durable call leaves, its suspend, checkpoint or `finish` — is a
      * synchronous commit that flushes the claim first; a crash before that only makes the run suspended again
-     * (docs/internals.md, Ownership). Joined to the claimed row, so it is evaluated whenever the statement claims one.
+     * (docs/internals.md, Ownership). Evaluated with the claim's notice, for the claimed row: whenever the statement claims one.
      */
-    const asyncCommit = sql`LATERAL (SELECT set_config('synchronous_commit', 'off', true) WHERE r.id IS NOT NULL) AS async_commit`
+    const asyncCommit = sql`set_config('synchronous_commit', 'off', true)`
 
     const claimWhere = (where: Statement.Fragment, owner: string, leaseMs: number, event: Record<string, unknown>) =>
       Effect.gen(function* () {
@@ -438,7 +438,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             (SELECT CASE WHEN count(*) <= ${CLAIM_JOURNAL_KEYS} THEN coalesce(jsonb_object_agg(j.key, CASE WHEN j.state = 'settled' THEN NULL
                 ELSE jsonb_build_object('path', j.path, 'mode', j.mode, 'input', j.input, 'state', j.state, 'data', j.data, 'outcome', j.outcome) END), '{}') END
               FROM (SELECT key, path, mode, input, state, data, outcome FROM calls WHERE run_id = r.id LIMIT ${CLAIM_JOURNAL_KEYS + 1}) j) AS journal
-          FROM r, ${notifying(sql, "changed", "r.id")}, ${asyncCommit}`
+          FROM r, ${notifying(sql, "changed", "r.id", asyncCommit)}`
         const r = (yield* decodeRows(ClaimedRaw)(raw))[0]
         if (r === undefined) return undefined
         const journal = r.journal === null ? undefined : new Map(Object.entries(r.journal))

@@ -78,6 +78,8 @@ export const CHANNEL = "codemode_runs"
  * A FROM item that sends, when the statement commits, the notice of a change to the run `runIdColumn` names (a column
  * of the rows it joins, written into the SQL as it is: a constant, never data): the change and its notice in one transaction, instead of a NOTIFY of its own after it
  * (`Notifications.sentWith`). Only rows the statement changed are joined, so nothing is announced that did not happen.
+ * `also`: more of the same kind (calls of volatile functions, evaluated for each row joined), in the same FROM item
+ * rather than one more join of their own to set up on every execution.
  */
-export const notifying = (sql: SqlClient.SqlClient, type: "changed" | "events", runIdColumn: string): Statement.Fragment =>
-  sql`LATERAL (SELECT pg_notify(${CHANNEL}, json_build_object('type', ${type}::text, 'runId', ${sql.literal(runIdColumn)})::text)) AS notified`
+export const notifying = (sql: SqlClient.SqlClient, type: "changed" | "events", runIdColumn: string, also?: Statement.Fragment): Statement.Fragment =>
+  sql`LATERAL (SELECT pg_notify(${CHANNEL}, json_build_object('type', ${type}::text, 'runId', ${sql.literal(runIdColumn)})::text)${also === undefined ? sql`` : sql`, ${also}`}) AS notified`
