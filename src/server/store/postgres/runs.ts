@@ -257,7 +257,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const insertEnded = batched(yield* Scope.Scope, MAX_BATCH, insertEndedOne, insertEndedMany)
 
     const get = Effect.fnUntraced(function* (tenant: string, id: string) {
-      return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE tenant = ${tenant} AND id = ${id}`)
+      return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE id = ${id} AND ${only(sql`tenant = ${tenant}`)}`)
     })
 
     const list = Effect.fnUntraced(function* (tenant: string, query: ListQuery) {
@@ -366,7 +366,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
 
     const pin = Effect.fnUntraced(function* (tenant: string, id: string) {
-      yield* sql`UPDATE runs SET auto_resume = false, wake = false WHERE tenant = ${tenant} AND id = ${id} AND status = 'suspended'`
+      yield* sql`UPDATE runs SET auto_resume = false, wake = false WHERE id = ${id} AND ${only(sql`tenant = ${tenant} AND status = 'suspended'`)}`
     })
 
     // One statement: the state the run resumes from and the one kept for forks are the same, or neither is saved.
@@ -504,7 +504,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         WITH r AS (
           UPDATE runs SET status = 'cancelled', snapshot = NULL, owner = NULL, lease_expires_at = NULL,
             control = NULL, auto_resume = false, wake = false, version = version + 1, updated_at = now()
-          WHERE tenant = ${tenant} AND id = ${id} AND ${condition}
+          WHERE id = ${id} AND ${only(sql`tenant = ${tenant} AND ${condition}`)}
           RETURNING *
         ), c AS (
           UPDATE calls SET state = 'settled', outcome = ${json(CANCELLED)}, updated_at = now()
@@ -522,7 +522,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* first(
         yield* sql`
           UPDATE runs SET control = ${json(control)}
-          WHERE tenant = ${tenant} AND id = ${id} AND status = 'running'
+          WHERE id = ${id} AND ${only(sql`tenant = ${tenant} AND status = 'running'`)}
           RETURNING ${columns}`,
       )
     })
