@@ -10,7 +10,7 @@ import type * as Statement from "effect/sql/Statement"
 import { type CallWhere, CallStore, type DurableTiming, type NewCall, type SettledCall } from "../calls.ts"
 import { CANCELLED } from "../runs.ts"
 import { callEventKey } from "../events.ts"
-import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
+import { decodeRows, notifying, only, retrying, transactional } from "./shared.ts"
 
 const Pending = Schema.Struct({ run_id: Schema.String, key: Schema.String, path: Schema.String, state: CallState, location: Schema.NullOr(SourceLocation) })
 const Located = Schema.Struct({ run_id: Schema.String, key: Schema.String, location: SourceLocation })
@@ -38,10 +38,7 @@ type Json = (value: unknown) => Statement.Fragment
  * beginning (again) in `state`: each row inserted, or its attempts counted up, with `c->'outcome'` when given.
  */
 const beginning = (sql: SqlClient.SqlClient, json: Json, runId: string, calls: ReadonlyArray<SettledCall>, state: "running" | "settled", when: Statement.Fragment) => sql`
-  sg AS (
-    SELECT g.c, g.n FROM jsonb_array_elements(${json(calls.map((c) => ({ ...c, attempt: c.attempt && { ...c.attempt, input: c.attempt.input ?? null } })))}) WITH ORDINALITY AS g(c, n)
-    WHERE ${when}
-  ), cb AS (
+  ${given(sql, json, calls, when)}, cb AS (
     INSERT INTO calls AS k (run_id, key, path, mode, input, state, attempts, callback_hash, location, outcome)
     SELECT ${runId}, c->>'key', c->'attempt'->>'path', c->'attempt'->>'mode', c->'attempt'->'input', ${state}, 1,
            c->'attempt'->>'callbackHash', c->'attempt'->'location', c->'outcome'
@@ -53,33 +50,55 @@ const beginning = (sql: SqlClient.SqlClient, json: Json, runId: string, calls: R
     RETURNING k.run_id, k.key, k.attempts, k.location
   )`
 
-/** The `call.started` events of `cb`'s calls (its attempt, its location): `run_id, n, o, type, data, key`. */
+/** CTE `sg` alone (see `beginning`). */
+const given = (sql: SqlClient.SqlClient, json: Json, calls: ReadonlyArray<SettledCall>, when: Statement.Fragment) => sql`
+  sg AS (
+    SELECT g.c, g.n FROM jsonb_array_elements(${json(calls.map((c) => ({ ...c, attempt: c.attempt && { ...c.attempt, input: c.attempt.input ?? null } })))}) WITH ORDINALITY AS g(c, n)
+    WHERE ${when}
+  )`
+
+/** The data of the `call.started` event of the call in the rows of `cb` and `sg` at hand (its attempt, its location). */
+const startedData = (sql: SqlClient.SqlClient) => sql`
+  jsonb_build_object('key', cb.key, 'path', sg.c->'attempt'->'path', 'input', sg.c->'attempt'->'input', 'attempt', cb.attempts)
+    || CASE WHEN cb.location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', cb.location) END`
+
+/** The key of that event. */
+const startedKey = (sql: SqlClient.SqlClient) => sql`${callEventKey("call.started", "")}::text || cb.key || ':' || cb.attempts`
+
+/** The `call.started` events of `cb`'s calls: `run_id, n, o, type, data, key`. */
 const startedEvents = (sql: SqlClient.SqlClient) => sql`
-  SELECT cb.run_id, sg.n, 0 AS o, 'call.started' AS type,
-    jsonb_build_object('key', cb.key, 'path', sg.c->'attempt'->'path', 'input', sg.c->'attempt'->'input', 'attempt', cb.attempts)
-      || CASE WHEN cb.location IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('location', cb.location) END AS data,
-    ${callEventKey("call.started", "")}::text || cb.key || ':' || cb.attempts AS key
+  SELECT cb.run_id, sg.n, 0 AS o, 'call.started' AS type, ${startedData(sql)} AS data, ${startedKey(sql)} AS key
   FROM sg JOIN cb ON cb.key = sg.c->>'key'`
 
 /**
- * `CallStore.settled` as CTEs of a statement (`sg`, `cb`, `cs`), decided by `when`, and the SELECT of the events
- * to insert (`run_id, n, o, type, data, key`, in order by `n, o`): each call's `call.started` when it began again,
- * then its `call.settled`. `RunStore.finish` writes them with the run's end.
+ * `CallStore.settled` as CTEs of a statement (`sg`; `cb` when a call began again, `cs` when one did not), decided by
+ * `when`, and the SELECT of the events to insert (`run_id, n, o, type, data, key`, in order by `n, o`): each call's
+ * `call.started` when it began again, then its `call.settled`. `RunStore.finish` writes them with the run's end.
+ * Only the parts the calls need are in the statement: each CTE and join costs its executor set-up on every execution,
+ * run or not, and a run's calls usually all begin again (a resumed idempotent call) or none does.
  */
-export const settling = (sql: SqlClient.SqlClient, json: Json, runId: string, calls: ReadonlyArray<SettledCall>, when: Statement.Fragment) => ({
-  ctes: sql`
-    ${beginning(sql, json, runId, calls, "settled", when)}, cs AS (
-      UPDATE calls SET state = 'settled', outcome = sg.c->'outcome', updated_at = now()
-      FROM sg WHERE sg.c->'attempt' IS NULL AND calls.run_id = ${runId} AND calls.key = sg.c->>'key'
-      RETURNING calls.key
-    )`,
-  events: sql`
-    ${startedEvents(sql)}
-    UNION ALL
-    SELECT ${runId}::text, sg.n, 1, 'call.settled', jsonb_build_object('key', sg.c->>'key', 'outcome', sg.c->'outcome'),
-      ${callEventKey("call.settled", "")}::text || (sg.c->>'key')
-    FROM sg WHERE sg.c->>'key' IN (SELECT key FROM cb UNION ALL SELECT key FROM cs)`,
-})
+export const settling = (sql: SqlClient.SqlClient, json: Json, runId: string, calls: ReadonlyArray<SettledCall>, when: Statement.Fragment) => {
+  const again = calls.some((c) => c.attempt !== undefined)
+  const plain = calls.some((c) => c.attempt === undefined)
+  const settledData = sql`jsonb_build_object('key', sg.c->>'key', 'outcome', sg.c->'outcome')`
+  const settledKey = sql`${callEventKey("call.settled", "")}::text || (sg.c->>'key')`
+  // A call begun again gives both of its events from one row of `cb` (its `started`, then its `settled`).
+  const begun = sql`
+    SELECT cb.run_id, sg.n, v.o, v.type, v.data, v.key
+    FROM sg JOIN cb ON cb.key = sg.c->>'key', LATERAL (VALUES (0, 'call.started', ${startedData(sql)}, ${startedKey(sql)}), (1, 'call.settled', ${settledData}, ${settledKey})) AS v(o, type, data, key)`
+  const ended = sql`
+    SELECT ${runId}::text AS run_id, sg.n, 1 AS o, 'call.settled' AS type, ${settledData} AS data, ${settledKey} AS key
+    FROM sg JOIN cs ON cs.key = sg.c->>'key'`
+  return {
+    ctes: sql`
+      ${again ? beginning(sql, json, runId, calls, "settled", when) : given(sql, json, calls, when)}${plain ? sql`, cs AS (
+        UPDATE calls SET state = 'settled', outcome = sg.c->'outcome', updated_at = now()
+        FROM sg WHERE sg.c->'attempt' IS NULL AND calls.run_id = ${runId} AND calls.key = sg.c->>'key'
+        RETURNING calls.key
+      )` : sql``}`,
+    events: again && plain ? sql`${begun} UNION ALL ${ended}` : again ? begun : ended,
+  }
+}
 
 /** The started durable calls past their deadline or heartbeat (`expire`; RunStore.due asks whether there are any). */
 export const expiringCalls = (sql: SqlClient.SqlClient) =>
@@ -132,7 +151,7 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
     // The run's row is share-locked: a claim of it under way (its row locked) is waited for and then seen, and a
     // claim waits for this statement to commit.
     const started = Effect.fnUntraced(function* (runId: string, owner: string, call: NewCall) {
-      const owned = sql`EXISTS (SELECT 1 FROM runs WHERE id = ${runId} AND owner = ${owner} AND status = 'running' FOR SHARE)`
+      const owned = sql`EXISTS (SELECT 1 FROM runs WHERE id = ${runId} AND ${only(sql, sql`owner = ${owner} AND status = 'running'`)} FOR SHARE)`
       const rows = yield* sql`
         WITH ${beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", owned)}, e AS (
           INSERT INTO events (run_id, type, data, key)

@@ -33,7 +33,7 @@ import { logEvents } from "../events.ts"
 import { ToolsChanged } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { expiringCalls, Journal, settling } from "./calls.ts"
-import { decodeRows, notifying, retrying, transactional } from "./shared.ts"
+import { decodeRows, notifying, only as onlyIf, retrying, transactional } from "./shared.ts"
 import { Registered, registrationColumns, registrations } from "./tools.ts"
 
 const RunColumns = {
@@ -157,6 +157,9 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       seq::text AS seq, request_hash, seed, forked_from, created_at, updated_at, coalesce(lease_expires_at < now(), false) AS lease_expired`)
     const rows = decodeRows(RunRaw)
     const forkedFrom = (run: Pick<NewRun, "forkedFrom">) => (run.forkedFrom === undefined ? null : json(run.forkedFrom))
+    const only = (condition: Statement.Fragment) => onlyIf(sql, condition)
+    /** Still running, and owned by `owner` (the row itself found by its key: `only`). */
+    const owned = (owner: string) => only(sql`owner = ${owner} AND status = 'running'`)
     const first = (raw: ReadonlyArray<unknown>) => Effect.map(rows(raw), (r) => (r[0] === undefined ? undefined : toRow(r[0])))
 
     /** Whether the run's tenant's registrations are still at the version it started with (true when it names none). */
@@ -283,7 +286,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const insertEnded = (run: EndedRun) => Effect.flatMap(insertEndedOrStale(run), unlessStale(run))
 
     const get = Effect.fnUntraced(function* (tenant: string, id: string) {
-      return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE tenant = ${tenant} AND id = ${id}`)
+      return yield* first(yield* sql`SELECT ${columns} FROM runs WHERE id = ${id} AND ${only(sql`tenant = ${tenant}`)}`)
     })
 
     const list = Effect.fnUntraced(function* (tenant: string, query: ListQuery) {
@@ -318,23 +321,21 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       settled: ReadonlyArray<SettledCall> = [],
     ) {
       const settles = settled.length === 0 ? undefined : settling(sql, json, id, settled, sql`EXISTS (SELECT 1 FROM r)`)
+      // The journal's calls the Result lacks: `listed` holds the keys of those it has.
+      const missing = sql`c.run_id = ${id} AND NOT (given.listed ? c.key)`
       const raw = yield* sql`
-        WITH given AS (SELECT ${json(result)}::jsonb AS result),
-        listed AS (SELECT l.t, l.n FROM given, jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)),
-        missing AS (
-          SELECT jsonb_build_object('path', 'tools.' || c.path, 'key', c.key) AS t FROM calls c
-          WHERE c.run_id = ${id} AND NOT EXISTS (SELECT 1 FROM listed WHERE listed.t->>'key' = c.key)
-        ), merged AS (
-          SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM missing) THEN given.result ELSE jsonb_set(given.result, '{toolCalls}', (
-            SELECT jsonb_agg(a.t ORDER BY ${callNumber("a.t->>'key'")}, a.o, a.n) FROM (
-              SELECT t, n, 0 AS o FROM listed UNION ALL SELECT t, 0, 1 FROM missing
-            ) a)) END AS result
+        WITH given AS (SELECT ${json(result)}::jsonb AS result, ${json(result.toolCalls.map((c) => c.key))}::jsonb AS listed),
+        r AS (
+          UPDATE runs SET status = ${status}, result = CASE WHEN NOT EXISTS (SELECT 1 FROM calls c WHERE ${missing}) THEN given.result
+              ELSE jsonb_set(given.result, '{toolCalls}', (
+                SELECT jsonb_agg(a.t ORDER BY ${callNumber("a.t->>'key'")}, a.o, a.n) FROM (
+                  SELECT l.t, l.n, 0 AS o FROM jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)
+                  UNION ALL SELECT jsonb_build_object('path', 'tools.' || c.path, 'key', c.key), 0, 1 FROM calls c WHERE ${missing}
+                ) a)) END,
+            snapshot = NULL, owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
           FROM given
-        ), r AS (
-          UPDATE runs SET status = ${status}, result = (SELECT result FROM merged), snapshot = NULL,
-            owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
-          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
-          RETURNING *
+          WHERE id = ${id} AND ${owned(owner)}
+          RETURNING runs.*
         )${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
           INSERT INTO events (run_id, type, data, key)
           SELECT x.run_id, x.type, x.data, x.key FROM (
@@ -377,7 +378,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
           UPDATE runs SET status = 'suspended', snapshot = ${snapshot}, seal = ${seal}, owner = NULL, lease_expires_at = NULL,
             control = NULL, auto_resume = ${auto !== undefined}, wake = ${wake}, version = version + 1, updated_at = now(),
             checkpoint_seq = checkpoint_seq + 1
-          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          WHERE id = ${id} AND ${owned(owner)}
           RETURNING *
         ), ${keep(id, snapshot, seal, at)}, c AS (
           UPDATE calls SET state = 'queued', updated_at = now()
@@ -394,7 +395,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
 
     const pin = Effect.fnUntraced(function* (tenant: string, id: string) {
-      yield* sql`UPDATE runs SET auto_resume = false, wake = false WHERE tenant = ${tenant} AND id = ${id} AND status = 'suspended'`
+      yield* sql`UPDATE runs SET auto_resume = false, wake = false WHERE id = ${id} AND ${only(sql`tenant = ${tenant} AND status = 'suspended'`)}`
     })
 
     // One statement: the state the run resumes from and the one kept for forks are the same, or neither is saved.
@@ -403,7 +404,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       yield* sql`
         WITH r AS (
           UPDATE runs SET snapshot = ${snapshot}, seal = ${seal}, checkpoint_seq = checkpoint_seq + 1
-          WHERE id = ${id} AND owner = ${owner} AND status = 'running'
+          WHERE id = ${id} AND ${owned(owner)}
           RETURNING id, checkpoint_seq
         ), ${keep(id, snapshot, seal, at)}
         SELECT 1`
@@ -445,13 +446,13 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     })
 
     /**
-     * A FROM item that makes the claim's transaction commit without waiting for its WAL flush (the wait was most of a
+     * What makes the claim's transaction commit without waiting for its WAL flush (the wait was most of a
      * resume's claim, ~3 ms of 3.3). Safe because WAL is flushed in order: whatever the run does next that must
      * survive — a call's `started` before a plain or durable call leaves, its suspend, checkpoint or `finish` — is a
      * synchronous commit that flushes the claim first; a crash before that only makes the run suspended again
-     * (docs/internals.md, Ownership). Joined to the claimed row, so it is evaluated whenever the statement claims one.
+     * (docs/internals.md, Ownership). Evaluated with the claim's notice, for the claimed row: whenever the statement claims one.
      */
-    const asyncCommit = sql`LATERAL (SELECT set_config('synchronous_commit', 'off', true) WHERE r.id IS NOT NULL) AS async_commit`
+    const asyncCommit = sql`set_config('synchronous_commit', 'off', true)`
 
     const claimWhere = (where: Statement.Fragment, owner: string, leaseMs: number, event: Record<string, unknown>) =>
       Effect.gen(function* () {
@@ -466,7 +467,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             (SELECT CASE WHEN count(*) <= ${CLAIM_JOURNAL_KEYS} THEN coalesce(jsonb_object_agg(j.key, CASE WHEN j.state = 'settled' THEN NULL
                 ELSE jsonb_build_object('path', j.path, 'mode', j.mode, 'input', j.input, 'state', j.state, 'data', j.data, 'outcome', j.outcome) END), '{}') END
               FROM (SELECT key, path, mode, input, state, data, outcome FROM calls WHERE run_id = r.id LIMIT ${CLAIM_JOURNAL_KEYS + 1}) j) AS journal
-          FROM r, ${notifying(sql, "changed", "r.id")}, ${asyncCommit}`
+          FROM r, ${notifying(sql, "changed", "r.id", asyncCommit)}`
         const r = (yield* decodeRows(ClaimedRaw)(raw))[0]
         if (r === undefined) return undefined
         const journal = r.journal === null ? undefined : new Map(Object.entries(r.journal))
@@ -474,11 +475,11 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       })
 
     const claim = Effect.fnUntraced(function* (tenant: string, id: string, owner: string, leaseMs: number) {
-      return yield* claimWhere(sql`tenant = ${tenant} AND id = ${id} AND status = 'suspended'`, owner, leaseMs, {})
+      return yield* claimWhere(sql`id = ${id} AND ${only(sql`status = 'suspended' AND tenant = ${tenant}`)}`, owner, leaseMs, {})
     })
 
     const claimWoken = Effect.fnUntraced(function* (id: string, owner: string, leaseMs: number) {
-      return yield* claimWhere(sql`id = ${id} AND status = 'suspended' AND wake`, owner, leaseMs, { auto: true })
+      return yield* claimWhere(sql`id = ${id} AND ${only(sql`status = 'suspended' AND wake`)}`, owner, leaseMs, { auto: true })
     })
 
     /**
@@ -532,7 +533,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
         WITH r AS (
           UPDATE runs SET status = 'cancelled', snapshot = NULL, owner = NULL, lease_expires_at = NULL,
             control = NULL, auto_resume = false, wake = false, version = version + 1, updated_at = now()
-          WHERE tenant = ${tenant} AND id = ${id} AND ${condition}
+          WHERE id = ${id} AND ${only(sql`tenant = ${tenant} AND ${condition}`)}
           RETURNING *
         ), c AS (
           UPDATE calls SET state = 'settled', outcome = ${json(CANCELLED)}, updated_at = now()
@@ -550,7 +551,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* first(
         yield* sql`
           UPDATE runs SET control = ${json(control)}
-          WHERE tenant = ${tenant} AND id = ${id} AND status = 'running'
+          WHERE id = ${id} AND ${only(sql`tenant = ${tenant} AND status = 'running'`)}
           RETURNING ${columns}`,
       )
     })
@@ -564,7 +565,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       return yield* decodeRows(Renewed)(
         yield* sql`
           UPDATE runs SET lease_expires_at = ${lease(leaseMs)}
-          WHERE id IN ${sql.in(ids)} AND owner = ${owner} AND status = 'running'
+          WHERE id IN ${sql.in(ids)} AND ${owned(owner)}
           RETURNING id, control`,
       )
     })

@@ -62,6 +62,15 @@ export const decodeRows = <T>(schema: Schema.Decoder<T>): ((rows: ReadonlyArray<
  */
 const decoders = new WeakMap<Schema.Decoder<unknown>, (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<unknown>>>()
 
+/**
+ * `condition`, checked on a row a statement finds by its primary key, kept out of the planner's choice of index: no
+ * index nor partial-index predicate matches `(…) IS TRUE`, which a WHERE clause reads as the condition itself. A
+ * connection's generic plan of a statement is made once, from the statistics of that moment, and on a young table
+ * (every path estimated at one row) it took an index of the condition as readily as the key: the claim scanned the
+ * tenant's runs (runs_tenant_seq), `finish` every running run (runs_lease), to find one row.
+ */
+export const only = (sql: SqlClient.SqlClient, condition: Statement.Fragment): Statement.Fragment => sql`(${condition}) IS TRUE`
+
 /** The notices' channel. https://www.postgresql.org/docs/current/sql-notify.html: payloads stay under 8000 bytes. */
 export const CHANNEL = "codemode_runs"
 
@@ -69,6 +78,8 @@ export const CHANNEL = "codemode_runs"
  * A FROM item that sends, when the statement commits, the notice of a change to the run `runIdColumn` names (a column
  * of the rows it joins, written into the SQL as it is: a constant, never data): the change and its notice in one transaction, instead of a NOTIFY of its own after it
  * (`Notifications.sentWith`). Only rows the statement changed are joined, so nothing is announced that did not happen.
+ * `also`: more of the same kind (calls of volatile functions, evaluated for each row joined), in the same FROM item
+ * rather than one more join of their own to set up on every execution.
  */
-export const notifying = (sql: SqlClient.SqlClient, type: "changed" | "events", runIdColumn: string): Statement.Fragment =>
-  sql`LATERAL (SELECT pg_notify(${CHANNEL}, json_build_object('type', ${type}::text, 'runId', ${sql.literal(runIdColumn)})::text)) AS notified`
+export const notifying = (sql: SqlClient.SqlClient, type: "changed" | "events", runIdColumn: string, also?: Statement.Fragment): Statement.Fragment =>
+  sql`LATERAL (SELECT pg_notify(${CHANNEL}, json_build_object('type', ${type}::text, 'runId', ${sql.literal(runIdColumn)})::text)${also === undefined ? sql`` : sql`, ${also}`}) AS notified`
