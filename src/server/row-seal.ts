@@ -61,7 +61,10 @@ const sealedBytes = (fields: SealedFields, state: Uint8Array | undefined, versio
   const { id, tenant, code, limits, tools, seed } = fields
   // Keys in order: `canonical` then copies no more than `limits`.
   const covered = version === 1 ? { code, id, limits, seed, tenant, tools } : { code, forkedFrom: fields.forkedFrom ?? null, id, limits, seed, tenant, tools }
-  const head = Buffer.from(canonical(storable(covered)), "utf8")
+  // `storable` changes only text that JSON writes with a `\u` escape: without one, its own JSON.stringify of the
+  // fields (a whole second pass over the code) would find nothing to change.
+  const text = canonical(covered)
+  const head = Buffer.from(text.includes("\\u") ? canonical(storable(covered)) : text, "utf8")
   return state === undefined ? [head] : [head, Buffer.of(0), state]
 }
 
