@@ -139,22 +139,21 @@ export const makeCalls = (deps: CallDeps) => {
     )
 
   /** The recorded call with this key, checked against the call being made now. */
-  const replayed = (run: RunCalls, tool: ToolRow, key: string, input: unknown) =>
-    Effect.gen(function* () {
-      if (!run.replay) return undefined
-      const known = run.recorded === undefined ? null : run.recorded.get(key)
-      const prior: JournalEntry | undefined = known !== null ? known : yield* store.journal(run.runId, key).pipe(Effect.orDie)
-      if (prior === undefined) return undefined
-      // The journal holds the input as Postgres could store it (json-guard.ts `storable`).
-      if (prior.path !== tool.path || canonical(prior.input ?? null) !== canonical(storable(input ?? null))) {
-        return yield* run.fault(
-          `Run ${run.runId} did not take the same path when it continued: call ${key} was tools.${prior.path} with ` +
-            `another input before, tools.${tool.path} now (a program that reads the clock or random numbers before ` +
-            `a call cannot be replayed)`,
-        )
-      }
-      return prior
-    })
+  const replayed = Effect.fnUntraced(function* (run: RunCalls, tool: ToolRow, key: string, input: unknown) {
+    if (!run.replay) return undefined
+    const known = run.recorded === undefined ? null : run.recorded.get(key)
+    const prior: JournalEntry | undefined = known !== null ? known : yield* store.journal(run.runId, key).pipe(Effect.orDie)
+    if (prior === undefined) return undefined
+    // The journal holds the input as Postgres could store it (json-guard.ts `storable`).
+    if (prior.path !== tool.path || canonical(prior.input ?? null) !== canonical(storable(input ?? null))) {
+      return yield* run.fault(
+        `Run ${run.runId} did not take the same path when it continued: call ${key} was tools.${prior.path} with ` +
+          `another input before, tools.${tool.path} now (a program that reads the clock or random numbers before ` +
+          `a call cannot be replayed)`,
+      )
+    }
+    return prior
+  })
 
   /**
    * Records a call's outcome (and `attempt`, the call's new attempt, when not recorded yet: CallStore.settled). An
@@ -173,58 +172,64 @@ export const makeCalls = (deps: CallDeps) => {
     )
 
   /** A plain or idempotent call: one webhook request (idempotent ones retried on transient failures). */
-  const call = (run: RunCalls, tool: ToolRow, input: unknown, { key, location }: CallContext): Effect.Effect<unknown, Error> =>
-    Effect.gen(function* () {
-      const prior = yield* replayed(run, tool, key, input)
-      if (prior?.state === "settled") return yield* outcomeOf(tool, prior.outcome)
-      if (prior?.state === "running" && tool.mode !== "idempotent") {
-        return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
-      }
-      const attempt: NewCall = { key, path: tool.path, mode: tool.mode, input, location }
-      const started = store.started(run.runId, config.replicaId, attempt)
-      // An idempotent call the journal has queued was in flight in the state this incarnation continued from, which
-      // is kept already, and it is sent again after a crash whether the journal says queued or running: its new
-      // attempt is recorded while it is sent, not before — after ATTEMPT_GRACE_MS, or with its outcome when that
-      // comes first (a resume's call often answers at once, and the run then often ends: one statement for all three).
-      // Sent already, it may go again: an attempt the store refuses (the run is not this replica's) changes nothing
-      // here, and the next lease renewal stops the run.
-      const again = tool.mode === "idempotent" && prior?.state === "queued"
-      // The same call sent again while the state was restored (`resend`): its answer, when this is that call.
-      const early = again ? resent.get(key) : undefined
-      if (early !== undefined) resent.delete(key)
-      const same = early !== undefined && canonical(early.input) === canonical(input ?? null)
-      if (early !== undefined && !same) yield* Fiber.interrupt(early.fiber)
-      // Its answer is in already (the state's restore outlasts most webhooks' round trip): the attempt is recorded with
-      // it at once, with no fiber or timer set to record it alone.
-      const answered = same && early.fiber.pollUnsafe() !== undefined
-      let recordingBegan = false
-      const recording = again && !answered
-        ? yield* Effect.forkChild(
-            Effect.sleep(ATTEMPT_GRACE_MS).pipe(
-              Effect.andThen(
-                Effect.uninterruptible(
-                  Effect.sync(() => void (recordingBegan = true)).pipe(Effect.andThen(run.flushLogs), Effect.andThen(record(run.runId, started))),
-                ),
+  const call = (run: RunCalls, tool: ToolRow, input: unknown, context: CallContext): Effect.Effect<unknown, Error> =>
+    callOnce(run, tool, input, context).pipe(during(run.busy(1), run.busy(-1)))
+
+  /**
+   * `call` without its busy bracket. Made once, as every generator function on a run's path: one made per call gets a
+   * hidden class of its own, and the runtime's calls into its generators stop being monomorphic.
+   */
+  const callOnce = Effect.fnUntraced(function* (run: RunCalls, tool: ToolRow, input: unknown, { key, location }: CallContext) {
+    const prior = yield* replayed(run, tool, key, input)
+    if (prior?.state === "settled") return yield* outcomeOf(tool, prior.outcome)
+    if (prior?.state === "running" && tool.mode !== "idempotent") {
+      return yield* run.fault(`Call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
+    }
+    const attempt: NewCall = { key, path: tool.path, mode: tool.mode, input, location }
+    const started = store.started(run.runId, config.replicaId, attempt)
+    // An idempotent call the journal has queued was in flight in the state this incarnation continued from, which
+    // is kept already, and it is sent again after a crash whether the journal says queued or running: its new
+    // attempt is recorded while it is sent, not before — after ATTEMPT_GRACE_MS, or with its outcome when that
+    // comes first (a resume's call often answers at once, and the run then often ends: one statement for all three).
+    // Sent already, it may go again: an attempt the store refuses (the run is not this replica's) changes nothing
+    // here, and the next lease renewal stops the run.
+    const again = tool.mode === "idempotent" && prior?.state === "queued"
+    // The same call sent again while the state was restored (`resend`): its answer, when this is that call.
+    const early = again ? resent.get(key) : undefined
+    if (early !== undefined) resent.delete(key)
+    const same = early !== undefined && canonical(early.input) === canonical(input ?? null)
+    if (early !== undefined && !same) yield* Fiber.interrupt(early.fiber)
+    // Its answer is in already (the state's restore outlasts most webhooks' round trip): the attempt is recorded with
+    // it at once, with no fiber or timer set to record it alone.
+    const answered = same && early.fiber.pollUnsafe() !== undefined
+    let recordingBegan = false
+    const recording = again && !answered
+      ? yield* Effect.forkChild(
+          Effect.sleep(ATTEMPT_GRACE_MS).pipe(
+            Effect.andThen(
+              Effect.uninterruptible(
+                Effect.sync(() => void (recordingBegan = true)).pipe(Effect.andThen(run.flushLogs), Effect.andThen(record(run.runId, started))),
               ),
             ),
-          )
-        : undefined
-      if (!again) yield* recordFirst(run, tool, started)
-      // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
-      // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
-      if (tool.mode === "idempotent" && !again) yield* run.boundary(true)
-      // The attempt's record comes before its outcome's, or with it.
-      const settleNow = (outcome: StoredOutcome) =>
-        recording === undefined
-          ? settle(run, tool, key, outcome, answered ? attempt : undefined)
-          : Fiber.interrupt(recording).pipe(Effect.andThen(Effect.suspend(() => settle(run, tool, key, outcome, recordingBegan ? undefined : attempt))))
-      const sent = same ? Fiber.join(early.fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(early.fiber))) : webhooks.call(tool, { key, runId: run.runId, input })
-      return yield* sent.pipe(
-        // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
-        Effect.tap((output) => settleNow({ ok: true, output: output ?? null })),
-        Effect.tapError((e) => settleNow({ ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
-      )
-    }).pipe(during(run.busy(1), run.busy(-1)))
+          ),
+        )
+      : undefined
+    if (!again) yield* recordFirst(run, tool, started)
+    // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
+    // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
+    if (tool.mode === "idempotent" && !again) yield* run.boundary(true)
+    // The attempt's record comes before its outcome's, or with it.
+    const settleNow = (outcome: StoredOutcome) =>
+      recording === undefined
+        ? settle(run, tool, key, outcome, answered ? attempt : undefined)
+        : Fiber.interrupt(recording).pipe(Effect.andThen(Effect.suspend(() => settle(run, tool, key, outcome, recordingBegan ? undefined : attempt))))
+    const sent = same ? Fiber.join(early.fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(early.fiber))) : webhooks.call(tool, { key, runId: run.runId, input })
+    return yield* sent.pipe(
+      // An interrupted call (suspend, cancel) records nothing: it stays running, becomes queued on suspend.
+      Effect.tap((output) => settleNow({ ok: true, output: output ?? null })),
+      Effect.tapError((e) => settleNow({ ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),
+    )
+  })
 
   /**
    * A durable call's `start`: POSTed once with a one-time callback URL; the reply's `data` is saved with the call

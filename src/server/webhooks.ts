@@ -94,78 +94,77 @@ export class Webhooks extends Context.Service<
         catch: (e) => (e instanceof InvalidAllowList ? e : new InvalidAllowList(String(e))),
       }).pipe(Effect.orDie)
 
-      const attempt = (tool: ToolRow, body: string, key: string, timeoutMs: number) => {
+      // The generator functions here are made once, not per call: one made per call gets a hidden class of its own,
+      // and the runtime's calls into its generators stop being monomorphic.
+      const attempt = Effect.fnUntraced(function* (tool: ToolRow, body: string, key: string, timeoutMs: number) {
         // Only failures name the URL: parsing it on every attempt cost 4-13 us (new URL, 200-20000 calls, process.cpuUsage).
         const where = () => displayUrl(tool.url)
-        return Effect.gen(function* () {
-          const fail = (reason: WebhookError["reason"], retryable: boolean, detail: string, status?: number) =>
-            new WebhookError({ path: tool.path, reason, retryable, detail, ...(status === undefined ? {} : { status }) })
-          const seconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-          if (Buffer.byteLength(body) > config.webhookMaxRequestBytes) {
-            return yield* fail("TooLarge", false, `the request to ${where()} would be larger than ${config.webhookMaxRequestBytes} bytes`)
-          }
-          const response = yield* Effect.tryPromise({
-            try: (signal) =>
-              post(outbound, tool.url, body, {
-                signal,
-                timeoutMs,
-                maxReplyBytes: config.webhookMaxReplyBytes,
-                headers: {
-                  "content-type": "application/json",
-                  "user-agent": "codemode-webhooks",
-                  ...signatureHeaders(tool.previousSecret === undefined ? [tool.secret] : [tool.secret, tool.previousSecret], key, seconds, body),
-                },
-              }),
-            catch: (cause) =>
-              cause instanceof AddressRefused
-                ? fail("Refused", false, `POST ${where()} refused: ${cause.message}`)
-                : cause instanceof ReplyTimedOut
-                  ? fail("Timeout", true, `POST ${where()} did not answer within ${timeoutMs} ms`)
-                  : cause instanceof ReplyTooLarge
-                    ? fail("InvalidReply", false, `POST ${where()} replied with more than ${config.webhookMaxReplyBytes} bytes`)
-                    : fail("Unreachable", true, `POST ${where()} could not be reached: ${describeNetworkError(cause)}`),
-          })
-          const text = response.text
-          const status = response.status
-          if (status < 200 || status > 299) {
-            const retryable = status >= 500 || status === 429
-            const body = text === "" ? "" : `: ${snippet(text)}`
-            return yield* fail("Status", retryable, `POST ${where()} answered ${status}${body}`, status)
-          }
-          let reply: unknown
-          try {
-            // An empty 2xx (a 204, say) is a tool that returns nothing: `{}`, no output.
-            reply = text === "" ? {} : JSON.parse(text)
-          } catch {
-            return yield* fail("InvalidReply", false, `POST ${where()} replied ${status} with a body that is not JSON: ${snippet(text)}`)
-          }
-          if (typeof reply !== "object" || reply === null || Array.isArray(reply)) {
-            return yield* fail("InvalidReply", false, `POST ${where()} replied ${status} without a JSON object { output }`)
-          }
-          if (deeperThan(reply, MAX_DATA_DEPTH + 1)) {
-            return yield* fail("InvalidReply", false, `POST ${where()} replied ${status} with JSON nested deeper than ${MAX_DATA_DEPTH} levels`)
-          }
-          return reply as { readonly output?: unknown; readonly data?: unknown }
+        const fail = (reason: WebhookError["reason"], retryable: boolean, detail: string, status?: number) =>
+          new WebhookError({ path: tool.path, reason, retryable, detail, ...(status === undefined ? {} : { status }) })
+        const seconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        if (Buffer.byteLength(body) > config.webhookMaxRequestBytes) {
+          return yield* fail("TooLarge", false, `the request to ${where()} would be larger than ${config.webhookMaxRequestBytes} bytes`)
+        }
+        const response = yield* Effect.tryPromise({
+          try: (signal) =>
+            post(outbound, tool.url, body, {
+              signal,
+              timeoutMs,
+              maxReplyBytes: config.webhookMaxReplyBytes,
+              headers: {
+                "content-type": "application/json",
+                "user-agent": "codemode-webhooks",
+                ...signatureHeaders(tool.previousSecret === undefined ? [tool.secret] : [tool.secret, tool.previousSecret], key, seconds, body),
+              },
+            }),
+          catch: (cause) =>
+            cause instanceof AddressRefused
+              ? fail("Refused", false, `POST ${where()} refused: ${cause.message}`)
+              : cause instanceof ReplyTimedOut
+                ? fail("Timeout", true, `POST ${where()} did not answer within ${timeoutMs} ms`)
+                : cause instanceof ReplyTooLarge
+                  ? fail("InvalidReply", false, `POST ${where()} replied with more than ${config.webhookMaxReplyBytes} bytes`)
+                  : fail("Unreachable", true, `POST ${where()} could not be reached: ${describeNetworkError(cause)}`),
         })
-      }
+        const text = response.text
+        const status = response.status
+        if (status < 200 || status > 299) {
+          const retryable = status >= 500 || status === 429
+          const body = text === "" ? "" : `: ${snippet(text)}`
+          return yield* fail("Status", retryable, `POST ${where()} answered ${status}${body}`, status)
+        }
+        let reply: unknown
+        try {
+          // An empty 2xx (a 204, say) is a tool that returns nothing: `{}`, no output.
+          reply = text === "" ? {} : JSON.parse(text)
+        } catch {
+          return yield* fail("InvalidReply", false, `POST ${where()} replied ${status} with a body that is not JSON: ${snippet(text)}`)
+        }
+        if (typeof reply !== "object" || reply === null || Array.isArray(reply)) {
+          return yield* fail("InvalidReply", false, `POST ${where()} replied ${status} without a JSON object { output }`)
+        }
+        if (deeperThan(reply, MAX_DATA_DEPTH + 1)) {
+          return yield* fail("InvalidReply", false, `POST ${where()} replied ${status} with JSON nested deeper than ${MAX_DATA_DEPTH} levels`)
+        }
+        return reply as { readonly output?: unknown; readonly data?: unknown }
+      })
 
       /** One attempt, timed into the latency histogram (by outcome: ok or the failure's reason). */
-      const timed = (tool: ToolRow, body: string, key: string, timeoutMs: number) =>
-        Effect.gen(function* () {
-          const started = yield* Clock.currentTimeMillis
-          return yield* attempt(tool, body, key, timeoutMs).pipe(
-            Effect.onExit((exit) =>
-              Effect.flatMap(Clock.currentTimeMillis, (now) =>
-                Effect.sync(() =>
-                  metrics.webhook(
-                    (now - started) / 1000,
-                    exit._tag === "Success" ? "ok" : (exit.cause.reasons.find((r) => r._tag === "Fail") as { error?: WebhookError } | undefined)?.error?.reason ?? "interrupted",
-                  ),
+      const timed = Effect.fnUntraced(function* (tool: ToolRow, body: string, key: string, timeoutMs: number) {
+        const started = yield* Clock.currentTimeMillis
+        return yield* attempt(tool, body, key, timeoutMs).pipe(
+          Effect.onExit((exit) =>
+            Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              Effect.sync(() =>
+                metrics.webhook(
+                  (now - started) / 1000,
+                  exit._tag === "Success" ? "ok" : (exit.cause.reasons.find((r) => r._tag === "Fail") as { error?: WebhookError } | undefined)?.error?.reason ?? "interrupted",
                 ),
               ),
             ),
-          )
-        })
+          ),
+        )
+      })
 
       const retries = { schedule: BACKOFF, times: config.webhookRetries, while: (e: WebhookError) => e.retryable }
 

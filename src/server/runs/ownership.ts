@@ -164,26 +164,32 @@ export class Ownership extends Context.Service<
 
       /**
        * A fork never starts from its code, which would make again the calls it was forked to skip: without a state of
-       * its own it fails, and a state this build cannot read is not replayed.
+       * its own it fails, and a state this build cannot read is not replayed. Made once, as every generator function
+       * on a resume's path: one made per resume gets a hidden class of its own, and the runtime's calls into its
+       * generators stop being monomorphic.
        */
-      const continueSealed = (row: RunRow, state: Uint8Array | undefined, everything: Registrations | undefined, recorded: RecordedCalls | undefined) =>
-        Effect.gen(function* () {
-          const registrations = selected(everything ?? (yield* registry.all(row.tenant)), row.tools)
-          const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
-          const untaken = state === undefined ? undefined : yield* calls.resend(row.id, registrations, recorded, scope)
-          return yield* launch(
-            row,
-            true,
-            registrations,
-            (spec) =>
-              state !== undefined
-                ? executor.resume({ ...spec, state, replay }).pipe(unusable("The run's saved state cannot be resumed"), ending(untaken))
-                : replay === undefined
-                  ? Effect.succeed(failing(`Fork ${row.id} stopped before it saved a state of its own; fork its checkpoint again`))
-                  : executor.program({ ...spec, ...replay }),
-            recorded,
-          )
-        })
+      const continueSealed = Effect.fnUntraced(function* (
+        row: RunRow,
+        state: Uint8Array | undefined,
+        everything: Registrations | undefined,
+        recorded: RecordedCalls | undefined,
+      ) {
+        const registrations = selected(everything ?? (yield* registry.all(row.tenant)), row.tools)
+        const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
+        const untaken = state === undefined ? undefined : yield* calls.resend(row.id, registrations, recorded, scope)
+        return yield* launch(
+          row,
+          true,
+          registrations,
+          (spec) =>
+            state !== undefined
+              ? executor.resume({ ...spec, state, replay }).pipe(unusable("The run's saved state cannot be resumed"), ending(untaken))
+              : replay === undefined
+                ? Effect.succeed(failing(`Fork ${row.id} stopped before it saved a state of its own; fork its checkpoint again`))
+                : executor.program({ ...spec, ...replay }),
+          recorded,
+        )
+      })
 
       const resume = Effect.fnUntraced(function* (tenant: string, id: string) {
         // The claim reads the tenant's tools with the run; the claimed row's `tools` filter is applied to them here.
