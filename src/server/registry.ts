@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Clock from "effect/Clock"
 import type * as SqlError from "effect/sql/SqlError"
 import type { Namespace, RegisterTool } from "./api.ts"
+import { Kept } from "./kept.ts"
 import { newSecret } from "./signing.ts"
 import { type Current, type Registrations, type ToolPathConflict, ToolStore } from "./store/tools.ts"
 
@@ -90,8 +91,8 @@ export class ToolRegistry extends Context.Service<
       const store = yield* ToolStore
       // By tenant, least recently read first. A change made here drops its tenant's at once: the next run here reads
       // them anew rather than start with stale ones and start again at its first write.
-      const kept = new Map<string, Current>()
-      const changed = <A, X>(tenant: string, write: E<A, X>) => Effect.ensuring(write, Effect.sync(() => void kept.delete(tenant)))
+      const kept = new Kept<string, Current>(TENANTS_KEPT)
+      const changed = <A, X>(tenant: string, write: E<A, X>) => Effect.ensuring(write, Effect.sync(() => kept.forget(tenant)))
 
       const put = Effect.fnUntraced(function* (tenant: string, path: string, tool: RegisterTool) {
         return { path, secret: yield* changed(tenant, store.put(tenant, path, tool, newSecret())) }
@@ -135,18 +136,10 @@ export class ToolRegistry extends Context.Service<
       /** The tenant's registrations as last read here, read anew when not kept, when `fresh`, or once they expired. */
       const current = Effect.fnUntraced(function* (tenant: string, fresh: boolean) {
         const now = yield* Clock.currentTimeMillis
-        const held = fresh ? undefined : kept.get(tenant)
-        if (held !== undefined && now < held.until) {
-          kept.delete(tenant)
-          kept.set(tenant, held)
-          return { current: held, read: false }
-        }
+        const held = fresh ? undefined : kept.given(tenant)
+        if (held !== undefined && now < held.until) return { current: held, read: false }
         // Stale or not (a change may land meanwhile), what a run starts with is checked at its first write.
-        const read = yield* store.current(tenant)
-        kept.delete(tenant)
-        kept.set(tenant, read)
-        if (kept.size > TENANTS_KEPT) kept.delete(kept.keys().next().value!)
-        return { current: read, read: true }
+        return { current: kept.keep(tenant, yield* store.current(tenant)), read: true }
       })
 
       const forRun = Effect.fnUntraced(function* (tenant: string, filter: ReadonlyArray<string> | null, fresh: boolean) {

@@ -17,7 +17,8 @@ import {
   type SuspendRefused,
   type ToolBinding,
 } from "../executor.ts"
-import { type CallOp, type Catalog, Kept, type ToChild, type ToolSpec, type ToParent } from "./protocol.ts"
+import { Kept } from "../kept.ts"
+import { type CallOp, type Catalog, CATALOGS_KEPT, type ToChild, type ToolSpec, type ToParent } from "./protocol.ts"
 
 /**
  * Sends on the channel once the current task and its microtasks are done, with whatever else was sent meanwhile:
@@ -89,7 +90,7 @@ interface Bound {
   readonly tools: ReadonlyArray<ToolBinding>
   readonly namespaces: ReadonlyArray<NamespaceBinding>
 }
-const catalogs = new Kept<number, Bound>()
+const catalogs = new Kept<number, Bound>(CATALOGS_KEPT)
 const catalogOf = (message: { readonly catalog: number; readonly content?: Catalog | undefined }): Bound | undefined =>
   message.content === undefined
     ? catalogs.given(message.catalog)

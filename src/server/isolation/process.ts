@@ -15,7 +15,8 @@ import * as Fiber from "effect/Fiber"
 import { fork, type ChildProcess } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import type { OnLog, Outcome, ToolBinding } from "../executor.ts"
-import { type Catalog, Kept, type ToChild, type ToParent } from "./protocol.ts"
+import { Kept } from "../kept.ts"
+import { type Catalog, CATALOGS_KEPT, type ToChild, type ToParent } from "./protocol.ts"
 
 // Beside this file: child.ts in a checkout, child.js in the compiled package (tsc rewrites imports, not URLs).
 const CHILD = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./child.ts" : "./child.js", import.meta.url))
@@ -142,7 +143,7 @@ export class Child {
     this.send({ ...message, catalog: this.catalogs.keep(catalog.text, ++this.lastCatalog), content: catalog.content })
   }
 
-  private readonly catalogs = new Kept<string, number>()
+  private readonly catalogs = new Kept<string, number>(CATALOGS_KEPT)
   private lastCatalog = 0
 
   private outbox: Array<ToChild> = []

@@ -30,29 +30,9 @@ interface RunSetup {
   readonly log: boolean
 }
 
-/** How many catalogs each side keeps for a child (RunSetup.catalog). */
+/** How many catalogs each side keeps for a child (RunSetup.catalog), in a `Kept` of that capacity. */
 export const CATALOGS_KEPT = 16
 
-/**
- * The catalogs a child was given lately, kept in the order they were last given, and evicted the same way on both
- * sides: `K` is the catalog's text on the service's side, its number on the child's.
- */
-export class Kept<K, V> {
-  private readonly entries = new Map<K, V>()
-  /** The value kept under `key`, now the most recently given; undefined when it is not kept. */
-  given(key: K): V | undefined {
-    const value = this.entries.get(key)
-    if (value === undefined) return undefined
-    this.entries.delete(key)
-    this.entries.set(key, value)
-    return value
-  }
-  keep(key: K, value: V): V {
-    this.entries.set(key, value)
-    if (this.entries.size > CATALOGS_KEPT) this.entries.delete(this.entries.keys().next().value!)
-    return value
-  }
-}
 
 /** The operations of a tool binding (executor.ts `ToolBinding`) the child asks the service to perform. */
 export type CallOp = "call" | "start" | "wait" | "cancel"
