@@ -23,11 +23,14 @@ export type Notice =
   | { readonly type: "changed"; readonly runId: string }
   /** Events were appended to the run's history (a call started or settled): event streams read them. */
   | { readonly type: "events"; readonly runId: string }
+  /** An API key was revoked: replicas stop trusting the keys they checked lately (auth.ts). About no run. */
+  | { readonly type: "keys"; readonly runId?: undefined }
 
 
 const decode = (payload: string): Notice | undefined => {
   try {
     const n = JSON.parse(payload) as Notice
+    if (n.type === "keys") return { type: "keys" }
     return (n.type === "control" || n.type === "changed" || n.type === "events") && typeof n.runId === "string" ? n : undefined
   } catch {
     return undefined

@@ -6,9 +6,15 @@
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { hashKey } from "../../src/server/keys.ts"
+import { KeyStore } from "../../src/server/store/keys.ts"
+import * as PostgresKeys from "../../src/server/store/postgres/keys.ts"
 import * as Fake from "./fake-executor.ts"
-import { createDatabase, request, ROOT, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
+import { createDatabase, eventually, request, ROOT, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 const exec = promisify(execFile)
 
@@ -80,6 +86,32 @@ describe("API keys", () => {
     const id = hashKey(extra).slice(0, 12)
     expect(list).toContain(id)
     await exec(process.execPath, ["src/cli/main.ts", "keys", "revoke", id], { cwd: ROOT, env })
+    expect((await request(server.url, "GET", "/v1/runs", undefined, as(extra))).status).toBe(401)
+  })
+
+  it("a revoked key is refused at once, though the replica trusted it a moment ago", async () => {
+    const extra = await keysCreate("acme")
+    const checked = performance.now()
+    expect((await request(server.url, "GET", "/v1/runs", undefined, as(extra))).status).toBe(200)
+    // The statement `keys revoke` makes (its process takes longer to start than the trust lasts).
+    const revoked = await Effect.runPromise(
+      Effect.flatMap(KeyStore, (store) => store.revoke(hashKey(extra).slice(0, 12))).pipe(
+        Effect.provide(PostgresKeys.layer.pipe(Layer.provide(PgClient.layer({ url: Redacted.make(db.url), maxConnections: 1 })))),
+      ),
+    )
+    expect(revoked).toBe(true)
+    const refused = await eventually(async () => ((await request(server.url, "GET", "/v1/runs", undefined, as(extra))).status === 401 ? true : undefined), 2000, 10)
+    expect(refused).toBe(true)
+    expect(performance.now() - checked).toBeLessThan(900)
+  })
+
+  it("a key found valid is trusted for a second without asking the database again", async () => {
+    const extra = await keysCreate("acme")
+    expect((await request(server.url, "GET", "/v1/runs", undefined, as(extra))).status).toBe(200)
+    // Revoked behind the service's back: no notice, so only the trust's end refuses it.
+    await sqlOn(db.url, "UPDATE api_keys SET revoked_at = now() WHERE hash = $1", [hashKey(extra)])
+    expect((await request(server.url, "GET", "/v1/runs", undefined, as(extra))).status).toBe(200)
+    await new Promise((ok) => setTimeout(ok, 1100))
     expect((await request(server.url, "GET", "/v1/runs", undefined, as(extra))).status).toBe(401)
   })
 

@@ -195,7 +195,8 @@ export class RunControl extends Context.Service<
           const subscription = yield* notifications.subscribe
           for (;;) {
             const notice = yield* PubSub.take(subscription)
-            const tenant = notice.type === "control" ? yield* execution.tenantOf(notice.runId) : undefined
+            if (notice.type !== "control") continue
+            const tenant = yield* execution.tenantOf(notice.runId)
             if (tenant === undefined) continue
             const row = yield* store.get(tenant, notice.runId).pipe(Effect.orElseSucceed(() => undefined))
             if (row?.control != null && row.owner === me) yield* handle(row.id, row.control)

@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import { KeyStore } from "../keys.ts"
-import { decodeRows } from "./shared.ts"
+import { CHANNEL, decodeRows } from "./shared.ts"
 
 const Tenant = Schema.Struct({ tenant: Schema.String })
 const Any = Schema.Struct({ any: Schema.Boolean })
@@ -35,8 +35,11 @@ export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.ef
         Effect.flatMap(decodeRows(KeyRaw)),
         Effect.map((rows) => rows.map((r) => ({ id: r.id, tenant: r.tenant, name: r.name, createdAt: r.created_at, revoked: r.revoked }))),
       ),
+      // The notice goes with the change (replicas stop trusting the keys they checked lately: auth.ts).
       revoke: (id) =>
-        sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL RETURNING id`.pipe(Effect.map((rows) => rows.length > 0)),
+        sql`
+          WITH r AS (UPDATE api_keys SET revoked_at = now() WHERE id = ${id} AND revoked_at IS NULL RETURNING id)
+          SELECT r.id FROM r, LATERAL (SELECT pg_notify(${CHANNEL}, ${JSON.stringify({ type: "keys" })})) AS notified`.pipe(Effect.map((rows) => rows.length > 0)),
     })
   }),
 )
