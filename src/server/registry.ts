@@ -8,7 +8,8 @@
  * every run: they come with their version, and the run's first write (`RunStore.insert`, `insertEnded`) stores it
  * only while that version is still the tenant's. A registration another replica changed before then makes that
  * write fail with `ToolsChanged`, and the run starts again, with them read anew: a run is never seen (nor its call
- * sent, which its first write precedes) having used registrations changed before it was written.
+ * sent, which its first write precedes) having used registrations changed before it was written. A resume's claim is
+ * told the version kept here (`held`) and reads them with the run only when they changed since (`read` keeps those).
  */
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
@@ -83,6 +84,13 @@ export class ToolRegistry extends Context.Service<
      * anew, as after `ToolsChanged`), with their version. A filter entry they do not match is checked anew first.
      */
     readonly forRun: (tenant: string, filter: ReadonlyArray<string> | null, fresh: boolean) => E<ForRun, UnknownToolFilter>
+    /**
+     * The tenant's registrations this replica keeps, while they hold: a claim told their version reads them again
+     * only when they changed (`RunStore.claim`'s `known`).
+     */
+    readonly held: (tenant: string) => Effect.Effect<Current | undefined>
+    /** Keeps registrations read elsewhere (with a claim), unless those kept already are newer. */
+    readonly read: (tenant: string, current: Current) => Effect.Effect<void>
   }
 >()("codemode/server/ToolRegistry") {
   static readonly layer: Layer.Layer<ToolRegistry, never, ToolStore> = Layer.effect(
@@ -154,7 +162,19 @@ export class ToolRegistry extends Context.Service<
         return { registrations: selected(registrations, filter), version }
       })
 
-      return ToolRegistry.of({ put, remove, rotate, putNamespace, removeNamespace, all: store.all, resolve, forRun })
+      const held = (tenant: string) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const current = kept.given(tenant)
+          return current !== undefined && now < current.until ? current : undefined
+        })
+
+      const read = (tenant: string, current: Current) =>
+        Effect.sync(() => {
+          const before = kept.given(tenant)
+          if (before === undefined || before.version <= current.version) kept.keep(tenant, current)
+        })
+
+      return ToolRegistry.of({ put, remove, rotate, putNamespace, removeNamespace, all: store.all, resolve, forRun, held, read })
     }),
   )
 }

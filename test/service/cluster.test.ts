@@ -103,6 +103,28 @@ describe("replicas as processes", () => {
     expect((await request(a.url, "GET", `/v1/runs/${gone.id}`)).body.status).toBe("failed")
   })
 
+  it("a run resumed on A calls the tools as B changed them while it was suspended", async () => {
+    const [a, b] = [await replica(), await replica()]
+    // Suspended on A while its call waits; A then keeps the tenant's registrations (its claims are told their version).
+    const created = (await request(a.url, "POST", "/v1/runs", { code: "const r = await tools.slow.idem({ n: 1 }); return await tools.fast.echo({ n: r.echo.n + 1 })", wait: false })).body
+    await waitForCall((c) => c.json.runId === created.id)
+    expect((await request(a.url, "POST", `/v1/runs/${created.id}/suspend`)).body.status).toBe("suspended")
+    expect((await request(a.url, "POST", "/v1/runs", { code: "1 + 1" })).body.result).toMatchObject({ ok: true, value: 2 })
+    const other = await startReceiver(async (call) => ({ json: { output: { other: call.json.input } } }))
+    try {
+      expect((await request(b.url, "PUT", "/v1/tools/fast.echo", { description: "moved", input: { type: "object" }, output: {}, url: other.url, mode: "plain" })).status).toBe(200)
+      const resuming = request(a.url, "POST", `/v1/runs/${created.id}/resume`, { wait: true })
+      // Its call in flight is sent again on resume; let it answer then.
+      await waitForCall((c) => c.json.runId === created.id, 2)
+      for (const open of release.values()) open()
+      const resumed = (await resuming).body
+      expect(resumed.result).toMatchObject({ ok: true, value: { other: { n: 2 } } })
+      expect(callsFor(created.id).filter((c) => c.json.path === "fast.echo")).toHaveLength(0)
+    } finally {
+      await other.close()
+    }
+  })
+
   it("cancels through B a run executing on A, interrupting its webhook call", async () => {
     const [a, b] = [await replica(), await replica()]
     const run = await clientFor(a.url).run((c) =>

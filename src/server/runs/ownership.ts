@@ -23,8 +23,8 @@ import { Notifications } from "../notifications.ts"
 import { selected, ToolRegistry, type UnknownToolFilter } from "../registry.ts"
 import { type RowRefused, RowSeal } from "../row-seal.ts"
 import { CallStore, type RecordedCalls } from "../store/calls.ts"
-import { RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
-import type { Registrations } from "../store/tools.ts"
+import { type Claimed, RunStore, type RunRow, type TakenOver } from "../store/runs.ts"
+import type { Current, Registrations } from "../store/tools.ts"
 import { Webhooks } from "../webhooks.ts"
 import { RunControl } from "./control.ts"
 import { Execution } from "./execution.ts"
@@ -191,13 +191,22 @@ export class Ownership extends Context.Service<
         )
       })
 
+      /** The registrations a claim read (kept for the next), or, when it read none, those this replica keeps. */
+      const registrationsOf = (tenant: string, claimed: Claimed, held: Current | undefined) =>
+        claimed.registrations === undefined
+          ? Effect.succeed(held?.registrations)
+          : Effect.as(registry.read(tenant, claimed.registrations), claimed.registrations.registrations)
+
       const resume = Effect.fnUntraced(function* (tenant: string, id: string) {
-        // The claim reads the tenant's tools with the run; the claimed row's `tools` filter is applied to them here.
-        const claimed = yield* store.claim(tenant, id, me, config.leaseMs)
+        // The claim reads the tenant's tools with the run unless those kept here are current; the claimed row's
+        // `tools` filter is applied to them here.
+        const held = yield* registry.held(tenant)
+        const claimed = yield* store.claim(tenant, id, me, config.leaseMs, held?.version)
         if (claimed === undefined) return undefined
         metrics.resumed()
         yield* notifications.sentWith({ type: "changed", runId: id })
-        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, claimed.registrations, claimed.journal) }
+        const registrations = yield* registrationsOf(tenant, claimed, held)
+        return { row: claimed.row, saved: yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, registrations, claimed.journal) }
       })
 
       const wake = (id: string): Effect.Effect<void> =>
@@ -207,7 +216,7 @@ export class Ownership extends Context.Service<
           if (claimed === undefined) return
           metrics.resumed()
           yield* notifications.sentWith({ type: "changed", runId: id })
-          yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, claimed.registrations, claimed.journal)
+          yield* continueRun(claimed.row, claimed.snapshot, claimed.seal, yield* registrationsOf(claimed.row.tenant, claimed, undefined), claimed.journal)
         }).pipe(Effect.catch((e) => Effect.logWarning(`could not resume run ${id}`, e)))
 
       /** A run whose replica died: continued here, or failed when that is not safe. */

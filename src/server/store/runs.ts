@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
 import type { RecordedCalls, SettledCall } from "./calls.ts"
-import type { Registrations, ToolsChanged } from "./tools.ts"
+import type { Current, Registrations, ToolsChanged } from "./tools.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
 /** A suspend or cancel request for the replica executing a run, and that replica's answer. */
@@ -75,8 +75,11 @@ export interface Claimed {
   readonly seal: string | null
   /** Its journal, read with the claim; undefined when it has more than `CLAIM_JOURNAL_KEYS` calls. */
   readonly journal: RecordedCalls | undefined
-  /** Its tenant's tools and namespaces (`ToolStore.all`), read with the claim: the run's `tools` filter selects from them. */
-  readonly registrations: Registrations
+  /**
+   * Its tenant's tools and namespaces (`ToolStore.current`), read with the claim: the run's `tools` filter selects
+   * from them. Undefined when the claim was told the version the caller keeps (`known`) and they are still at it.
+   */
+  readonly registrations: Current | undefined
 }
 
 export interface NewRun {
@@ -277,8 +280,11 @@ export class RunStore extends Context.Service<
     ) => E<{ readonly run: RunRow; readonly state: KeptState | undefined } | undefined>
     /** Deletes the checkpoints older than `ms`; answers how many went. */
     readonly pruneCheckpoints: (ms: number) => E<number>
-    /** Atomically takes a suspended run for `owner`. */
-    readonly claim: (tenant: string, id: string, owner: string, leaseMs: number) => E<Claimed | undefined>
+    /**
+     * Atomically takes a suspended run for `owner`. `known`: the version of the tenant's registrations the caller
+     * keeps, which the claim then does not read again unless they changed.
+     */
+    readonly claim: (tenant: string, id: string, owner: string, leaseMs: number, known?: number) => E<Claimed | undefined>
     /**
      * What the sweep has to do, read in one statement: the auto-suspended runs something they wait for has happened
      * to (oldest first, at most `limit`), whether a started durable call is past its deadline or heartbeat

@@ -393,8 +393,33 @@ for (const [name, layer] of stores) {
           yield* runs.insert(run)
           yield* runs.suspend(run.id, "a", bytes("s"), null, START)
           const claimed = yield* runs.claim(tenant, run.id, "b", 60_000)
-          assert.deepStrictEqual(claimed?.registrations, yield* tools.all(tenant))
-          assert.deepStrictEqual(claimed?.registrations.tools.map((t) => [t.path, t.mode, t.secret]), [["orders.lookup", "idempotent", "s1"]])
+          assert.deepStrictEqual(claimed?.registrations, yield* tools.current(tenant))
+          assert.deepStrictEqual(claimed?.registrations?.registrations.tools.map((t) => [t.path, t.mode, t.secret]), [["orders.lookup", "idempotent", "s1"]])
+        }),
+      )
+
+      it.effect("a claim told the version of the registrations kept reads them again only when they changed", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const tools = yield* ToolStore
+          const tenant = `claims-${++counter}`
+          yield* tools.put(tenant, "orders.lookup", { description: "d", input: { type: "object" }, url: "http://127.0.0.1/x", mode: "idempotent" }, "s1")
+          const kept = yield* tools.current(tenant)
+          const suspended = () =>
+            Effect.gen(function* () {
+              const run = newRun("a", 60_000, tenant)
+              yield* runs.insert(run)
+              yield* runs.suspend(run.id, "a", bytes("s"), null, START)
+              return run.id
+            })
+          const same = yield* runs.claim(tenant, yield* suspended(), "b", 60_000, kept.version)
+          assert.strictEqual(same?.row.owner, "b")
+          assert.strictEqual(same?.registrations, undefined)
+          const id = yield* suspended()
+          yield* tools.putNamespace(tenant, "orders", "Orders")
+          const changed = yield* runs.claim(tenant, id, "b", 60_000, kept.version)
+          assert.deepStrictEqual(changed?.registrations, yield* tools.current(tenant))
+          assert.isAbove(changed!.registrations!.version, kept.version)
         }),
       )
 

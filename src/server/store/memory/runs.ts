@@ -23,7 +23,7 @@ import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../ca
 import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type RunRecord, type Tables } from "./database.ts"
 import { expiring, recordSettled } from "./calls.ts"
 import { ToolsChanged } from "../tools.ts"
-import { registrationsOf } from "./tools.ts"
+import { currentOf } from "./tools.ts"
 
 /**
  * A running run whose lease expired, not one of `executing` (this replica's own): what takeOver takes, and cancel
@@ -94,7 +94,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
       return journal
     }
 
-    const claimIf = (r: RunRecord | undefined, owner: string, leaseMs: number, event: Record<string, unknown>) =>
+    const claimIf = (r: RunRecord | undefined, owner: string, leaseMs: number, event: Record<string, unknown>, known?: number) =>
       atomically((now) => {
         if (r === undefined || r.status !== "suspended") return undefined
         r.status = "running"
@@ -109,7 +109,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           snapshot: r.snapshot ?? new Uint8Array(),
           seal: r.seal,
           journal: journalOf(r.id),
-          registrations: registrationsOf(tables, r.tenant, now),
+          registrations: known !== undefined && (tables.toolVersions.get(r.tenant) ?? 0) === known ? undefined : currentOf(tables, r.tenant, now),
         }
       })
 
@@ -274,10 +274,10 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           }
           return pruned
         }),
-      claim: (tenant, id, owner, leaseMs) =>
+      claim: (tenant, id, owner, leaseMs, known) =>
         Effect.suspend(() => {
           const r = tables.runs.get(id)
-          return claimIf(r?.tenant === tenant ? r : undefined, owner, leaseMs, {})
+          return claimIf(r?.tenant === tenant ? r : undefined, owner, leaseMs, {}, known)
         }),
       due: (limit, executing) =>
         atomically((now) => {

@@ -2,14 +2,14 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { type Registrations, ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
+import { type Current, type Registrations, ToolPathConflict, type ToolRow, ToolStore } from "../tools.ts"
 import { jsonb, MemoryDatabase, type Tables, tenantKey } from "./database.ts"
 
 const byPath = <A extends { readonly path: string }>(a: A, b: A) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
 const ofTenant = (tables: Tables, tenant: string) => [...tables.tools.values()].filter((t) => t.tenant === tenant).sort(byPath)
 
-/** `ToolStore.all` at `now`: a claim reads it with the run it takes. */
-export const registrationsOf = (tables: Tables, tenant: string, now: number): Registrations => ({
+/** `ToolStore.all` at `now`. */
+const registrationsOf = (tables: Tables, tenant: string, now: number): Registrations => ({
   tools: ofTenant(tables, tenant).map(({ tenant: _, previousUntil, ...tool }) => ({
     ...tool,
     previousSecret: previousUntil !== undefined && previousUntil > now ? tool.previousSecret : undefined,
@@ -19,6 +19,12 @@ export const registrationsOf = (tables: Tables, tenant: string, now: number): Re
     .sort(byPath)
     .map((n) => ({ path: n.path, description: n.description })),
 })
+
+/** `ToolStore.current` at `now`: a claim reads it with the run it takes. */
+export const currentOf = (tables: Tables, tenant: string, now: number): Current => {
+  const overlaps = ofTenant(tables, tenant).flatMap((t) => (t.previousUntil !== undefined && t.previousUntil > now ? [t.previousUntil] : []))
+  return { registrations: registrationsOf(tables, tenant, now), version: tables.toolVersions.get(tenant) ?? 0, until: Math.min(Infinity, ...overlaps) }
+}
 
 /** Raises the tenant's version when `changed` (migrations/0017's trigger); answers `changed`. */
 const raise = (tables: Tables, tenant: string, changed: boolean): boolean => {
@@ -70,15 +76,7 @@ export const layer: Layer.Layer<ToolStore, never, MemoryDatabase> = Layer.effect
         }),
       removeNamespace: (tenant, path) => Effect.sync(() => raise(tables, tenant, tables.namespaces.delete(tenantKey(tenant, path)))),
       all: (tenant) => Effect.map(Clock.currentTimeMillis, (now) => registrationsOf(tables, tenant, now)),
-      current: (tenant) =>
-        Effect.map(Clock.currentTimeMillis, (now) => {
-          const overlaps = ofTenant(tables, tenant).flatMap((t) => (t.previousUntil !== undefined && t.previousUntil > now ? [t.previousUntil] : []))
-          return {
-            registrations: registrationsOf(tables, tenant, now),
-            version: tables.toolVersions.get(tenant) ?? 0,
-            until: Math.min(Infinity, ...overlaps),
-          }
-        }),
+      current: (tenant) => Effect.map(Clock.currentTimeMillis, (now) => currentOf(tables, tenant, now)),
     })
   }),
 )

@@ -34,7 +34,7 @@ import { ToolsChanged } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { expiringCalls, Journal, settling } from "./calls.ts"
 import { decodeRows, notifying, only as onlyIf, retrying, transactional } from "./shared.ts"
-import { Registered, registrationColumns, registrations } from "./tools.ts"
+import { currentIn, Registered, registrationColumns, toolsVersion } from "./tools.ts"
 
 const RunColumns = {
   id: Schema.String,
@@ -454,7 +454,8 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
      */
     const asyncCommit = sql`set_config('synchronous_commit', 'off', true)`
 
-    const claimWhere = (where: Statement.Fragment, owner: string, leaseMs: number, event: Record<string, unknown>) =>
+    // `known`: the version of the tenant's registrations the caller keeps; they are read only when they changed since.
+    const claimWhere = (where: Statement.Fragment, owner: string, leaseMs: number, event: Record<string, unknown>, known?: number) =>
       Effect.gen(function* () {
         const raw = yield* sql`
           WITH r AS (
@@ -463,19 +464,19 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             WHERE ${where}
             RETURNING *
           ), e AS (INSERT INTO events (run_id, type, data) SELECT id, 'run.resumed', ${json({ owner, ...event })} FROM r)
-          SELECT ${columns}, snapshot, seal, ${registrationColumns(sql, "r.tenant")},
+          SELECT ${columns}, snapshot, seal, ${registrationColumns(sql, "r.tenant", known === undefined ? undefined : sql`tools_version = ${known}`)}, tools_version,
             (SELECT CASE WHEN count(*) <= ${CLAIM_JOURNAL_KEYS} THEN coalesce(jsonb_object_agg(j.key, CASE WHEN j.state = 'settled' THEN NULL
                 ELSE jsonb_build_object('path', j.path, 'mode', j.mode, 'input', j.input, 'state', j.state, 'data', j.data, 'outcome', j.outcome) END), '{}') END
               FROM (SELECT key, path, mode, input, state, data, outcome FROM calls WHERE run_id = r.id LIMIT ${CLAIM_JOURNAL_KEYS + 1}) j) AS journal
-          FROM r, ${notifying(sql, "changed", "r.id", asyncCommit)}`
+          FROM r, ${toolsVersion(sql, "r.tenant")}, ${notifying(sql, "changed", "r.id", asyncCommit)}`
         const r = (yield* decodeRows(ClaimedRaw)(raw))[0]
         if (r === undefined) return undefined
         const journal = r.journal === null ? undefined : new Map(Object.entries(r.journal))
-        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal, registrations: registrations(r) }
+        return { row: toRow(r), snapshot: r.snapshot ?? new Uint8Array(), seal: r.seal, journal, registrations: currentIn(r) }
       })
 
-    const claim = Effect.fnUntraced(function* (tenant: string, id: string, owner: string, leaseMs: number) {
-      return yield* claimWhere(sql`id = ${id} AND ${only(sql`status = 'suspended' AND tenant = ${tenant}`)}`, owner, leaseMs, {})
+    const claim = Effect.fnUntraced(function* (tenant: string, id: string, owner: string, leaseMs: number, known?: number) {
+      return yield* claimWhere(sql`id = ${id} AND ${only(sql`status = 'suspended' AND tenant = ${tenant}`)}`, owner, leaseMs, {}, known)
     })
 
     const claimWoken = Effect.fnUntraced(function* (id: string, owner: string, leaseMs: number) {

@@ -23,14 +23,14 @@ const ToolRaw = Schema.Struct({
   secret: Schema.String,
   previous_secret: Schema.optionalKey(Schema.NullOr(Schema.String)),
 })
-/** The columns `registrationColumns` reads. */
-export const Registered = Schema.Struct({ registered_tools: Schema.Array(ToolRaw), registered_namespaces: Schema.Array(Namespace) })
-const All = Schema.Struct({
-  tenant: Schema.String,
-  ...Registered.fields,
-  tools_version: Schema.Number,
+/** The columns `registrationColumns` and `toolsVersion` read; the first three are NULL when the former did not read them. */
+export const Registered = Schema.Struct({
+  registered_tools: Schema.NullOr(Schema.Array(ToolRaw)),
+  registered_namespaces: Schema.NullOr(Schema.Array(Namespace)),
   previous_until: Schema.NullOr(Schema.Number),
+  tools_version: Schema.Number,
 })
+const All = Schema.Struct({ tenant: Schema.String, ...Registered.fields })
 const Path = Schema.Struct({ path: Schema.String })
 const Secret = Schema.Struct({ secret: Schema.String })
 
@@ -47,21 +47,37 @@ const toRow = (r: typeof ToolRaw.Type): ToolRow => ({
   previousSecret: r.previous_secret ?? undefined,
 })
 
-export const registrations = (r: typeof Registered.Type): Registrations => ({
-  tools: r.registered_tools.map(toRow),
-  namespaces: r.registered_namespaces,
-})
+/** The registrations `Registered` columns hold, or undefined when the statement did not read them. */
+export const currentIn = (r: typeof Registered.Type): Current | undefined =>
+  r.registered_tools === null || r.registered_namespaces === null
+    ? undefined
+    : {
+        registrations: { tools: r.registered_tools.map(toRow), namespaces: r.registered_namespaces },
+        version: r.tools_version,
+        until: r.previous_until ?? Infinity,
+      }
 
 /**
- * `ToolStore.all` as two columns of a statement (decoded by `Registered`), for the tenant
- * the column or value `tenant` names: a claim reads them with the run it takes.
+ * `ToolStore.current` as four columns of a statement (decoded by `Registered`), for the tenant the column or value
+ * `tenant` names: a claim reads them with the run it takes. `unless`: a condition on `tools_version` under which
+ * the lists and their end are not read (all three NULL).
  */
-export const registrationColumns = (sql: SqlClient.SqlClient, tenant: string): Statement.Fragment => sql`
-  (SELECT coalesce(json_agg(to_jsonb(t) || jsonb_build_object('previous_secret',
+export const registrationColumns = (sql: SqlClient.SqlClient, tenant: string, unless?: Statement.Fragment): Statement.Fragment => {
+  const t = sql.literal(tenant)
+  const read = (column: Statement.Fragment) => (unless === undefined ? column : sql`CASE WHEN ${unless} THEN NULL ELSE ${column} END`)
+  return sql`
+  ${read(sql`(SELECT coalesce(json_agg(to_jsonb(t) || jsonb_build_object('previous_secret',
      CASE WHEN t.previous_secret_until > now() THEN t.previous_secret END) ORDER BY t.path), '[]')
-     FROM tools t WHERE t.tenant = ${sql.literal(tenant)}) AS registered_tools,
-  (SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
-     FROM namespaces n WHERE n.tenant = ${sql.literal(tenant)}) AS registered_namespaces`
+     FROM tools t WHERE t.tenant = ${t})`)} AS registered_tools,
+  ${read(sql`(SELECT coalesce(json_agg(json_build_object('path', n.path, 'description', n.description) ORDER BY n.path), '[]')
+     FROM namespaces n WHERE n.tenant = ${t})`)} AS registered_namespaces,
+  ${read(sql`(SELECT extract(epoch FROM min(t.previous_secret_until)) * 1000 FROM tools t
+     WHERE t.tenant = ${t} AND t.previous_secret_until > now())::float8`)} AS previous_until`
+}
+
+/** The version of the tenant's registrations (migrations/0017) as the column `tools_version`, for a FROM list. */
+export const toolsVersion = (sql: SqlClient.SqlClient, tenant: string): Statement.Fragment =>
+  sql`LATERAL (SELECT coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = ${sql.literal(tenant)}), 0)::float8 AS tools_version) AS tv`
 
 export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   ToolStore,
@@ -131,15 +147,10 @@ export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.
     const currentOf = Effect.fnUntraced(function* (tenants: ReadonlyArray<string>) {
       const rows = yield* decodeRows(All)(
         yield* sql`
-          SELECT q.tenant, ${registrationColumns(sql, "q.tenant")},
-            coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = q.tenant), 0)::float8 AS tools_version,
-            (SELECT extract(epoch FROM min(t.previous_secret_until)) * 1000 FROM tools t
-              WHERE t.tenant = q.tenant AND t.previous_secret_until > now())::float8 AS previous_until
-          FROM jsonb_array_elements_text(${pg.json([...new Set(tenants)])}) AS q(tenant)`,
+          SELECT q.tenant, ${registrationColumns(sql, "q.tenant")}, tools_version
+          FROM jsonb_array_elements_text(${pg.json([...new Set(tenants)])}) AS q(tenant), ${toolsVersion(sql, "q.tenant")}`,
       )
-      const byTenant = new Map<string, Current>(
-        rows.map((r) => [r.tenant, { registrations: registrations(r), version: r.tools_version, until: r.previous_until ?? Infinity }]),
-      )
+      const byTenant = new Map(rows.map((r) => [r.tenant, currentIn(r)!]))
       return tenants.map((tenant) => byTenant.get(tenant)!)
     })
     const current = batched(yield* Scope.Scope, MAX_BATCH, (tenant: string) => Effect.map(currentOf([tenant]), (r) => r[0]!), currentOf)
