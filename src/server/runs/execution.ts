@@ -27,7 +27,7 @@ import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { RowSeal } from "../row-seal.ts"
 import { ToolRegistry } from "../registry.ts"
-import { CallStore, type RecordedCalls } from "../store/calls.ts"
+import { CallStore, type NewCall, type RecordedCalls } from "../store/calls.ts"
 import { isTransient, sqlMessage } from "../store/errors.ts"
 import { RunStore, type RunRow } from "../store/runs.ts"
 import { Webhooks } from "../webhooks.ts"
@@ -220,12 +220,32 @@ export class Execution extends Context.Service<
         ),
       )
 
+      /**
+       * A call's start (CallStore.started), after the outcomes and lines left to write. A run not recorded yet is
+       * recorded with it, in one statement, unless it logged lines the call's event must follow; a run whose id was
+       * taken meanwhile is stopped unseen. When that statement fails, the two are written apart, so that a call the
+       * database refuses fails alone, and a run it refuses is failed (`recordFirst`).
+       */
+      const started = (run: Running, call: NewCall): Effect.Effect<boolean, SqlError.SqlError> =>
+        Effect.suspend(() =>
+          run.unrecorded !== undefined && run.logs.length === 0
+            ? Effect.uninterruptible(recordOnce(run, call)).pipe(
+                Effect.matchEffect({
+                  onSuccess: (ok) => (ok === undefined ? begin(run, call) : ok ? Effect.succeed(true) : stopFromWithin(run, "clash")),
+                  onFailure: () => apart(run, call),
+                }),
+              )
+            : apart(run, call),
+        )
+      const apart = (run: Running, call: NewCall) => recordFirst(run).pipe(Effect.andThen(begin(run, call)))
+      const begin = (run: Running, call: NewCall) => flushLogs(run).pipe(Effect.andThen(calls.started(run.id, me, call)))
+
       const tracker = (run: Running, replay: boolean, recorded: RecordedCalls | undefined): RunCalls => ({
         runId: run.id,
         replay,
         recorded,
-        busy: (delta) =>
-          (delta === 1 ? recordFirst(run) : Effect.void).pipe(Effect.andThen(Effect.suspend(() => ((run.busy += delta), armIdle(run))))),
+        busy: (delta) => Effect.suspend(() => ((run.busy += delta), armIdle(run))),
+        started: (call) => started(run, call),
         waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
         flushLogs: flushLogs(run),
         settleLater: (call) => Effect.sync(() => void run.settles.push(call)),
@@ -352,13 +372,16 @@ export class Execution extends Context.Service<
         )
       }
 
-      /** The one insert of an unrecorded run's row, from when its lease starts. */
-      const recordOnce = (run: Running) =>
+      /**
+       * The one insert of an unrecorded run's row, from when its lease starts, with its first call when given
+       * (NewRun.call): false when its id was taken meanwhile, undefined when the row was written already.
+       */
+      const recordOnce = (run: Running, call?: NewCall) =>
         run.recordLock.withPermit(
           Effect.suspend(() =>
             run.unrecorded === undefined
-              ? Effect.succeed(true)
-              : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs, seal: rowSeal.seal(run.unrecorded) }).pipe(
+              ? Effect.succeed(undefined)
+              : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs, seal: rowSeal.seal(run.unrecorded), call }).pipe(
                   // Started with registrations changed since: stopped unseen, as for a taken id, and started again.
                   Effect.catchTag("ToolsChanged", () => Effect.succeed(undefined)),
                   Effect.flatMap((inserted) =>
@@ -412,7 +435,7 @@ export class Execution extends Context.Service<
         run.since = yield* Clock.currentTimeMillis
         // Not interrupted halfway (a call or the timer's flush may start it, and the run be stopped meanwhile): a row
         // written but not noted here would make the run's end clash with itself.
-        if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(recordOnce(run)))
+        if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(Effect.map(recordOnce(run), (ok) => ok ?? true)))
         run.program = yield* make(tracker(run, replay, recorded), (line, index) => void run.logs.push({ line, index })).pipe(
           Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
         )

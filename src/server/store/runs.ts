@@ -10,7 +10,7 @@ import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
-import type { RecordedCalls, SettledCall } from "./calls.ts"
+import type { NewCall, RecordedCalls, SettledCall } from "./calls.ts"
 import type { Registrations, ToolsChanged } from "./tools.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
@@ -98,10 +98,16 @@ export interface NewRun {
    * only while they are still the tenant's, else the write fails with `ToolsChanged`. Undefined: not checked.
    */
   readonly toolsVersion?: number | undefined
+  /**
+   * The run's first call, begun as the run is recorded: written running in the same statement (CallStore.started),
+   * its `call.started` event after `run.created`. A new run that must be recorded before its first call leaves
+   * then costs one round trip, not two.
+   */
+  readonly call?: NewCall | undefined
 }
 
 /** A run that ended before its first host call and before any suspend, stored once with its history. */
-export interface EndedRun extends Omit<NewRun, "leaseMs"> {
+export interface EndedRun extends Omit<NewRun, "leaseMs" | "call"> {
   readonly status: "succeeded" | "failed"
   readonly result: Result
   /** Its logged lines (at most the streamed number) and whether later lines are only in the Result. */
