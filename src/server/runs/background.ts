@@ -4,6 +4,7 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import type { Checkpoint } from "../executor.ts"
 import type { RunStore } from "../store/runs.ts"
 import type { Running } from "./running.ts"
 
@@ -38,9 +39,17 @@ export const idleSuspender =
     })
 
 /**
+ * How long the state before an idempotent call waits to be written on its own: a run that ends sooner (a webhook
+ * that answers at once, then the program returns) writes it with its end, in the statement of its outcome, and the
+ * end no longer waits for a write of its own. Until it is written, a replica taking the run over after a crash
+ * continues from the checkpoint before it, and replays the call from the journal; nobody was told of it.
+ */
+const HOLD_MS = 50
+
+/**
  * Saves a checkpoint of a run: one at a time, and one more when asked again meanwhile. `now`: the state at a call
- * boundary, taken before outcomes that arrive after the request (Program.checkpoint); otherwise a state after the
- * outcome just recorded.
+ * boundary, taken before outcomes that arrive after the request (Program.checkpoint), held up to HOLD_MS for the
+ * run's end (`takeHeld`); otherwise a state after the outcome just recorded.
  */
 export const checkpointer =
   (store: RunStore["Service"], me: string, keep: number, fork: Fork) =>
@@ -59,7 +68,14 @@ export const checkpointer =
             if (attempt > 0 || !now) yield* Effect.sleep(attempt === 0 ? 0 : 20)
             const taken = yield* Effect.exit(run.program.checkpoint(now))
             if (taken._tag === "Failure") continue
-            const at = taken.value
+            let at = taken.value
+            if (at !== undefined && now && !run.finishing) {
+              run.held = at
+              yield* Effect.raceFirst(Deferred.await(run.returned), Effect.sleep(HOLD_MS))
+              // Taken by the run's end, which writes it.
+              at = run.held
+              run.held = undefined
+            }
             if (at !== undefined) {
               yield* store.checkpoint(run.id, me, at.bytes, run.seal(at.bytes), { calls: at.calls, lastKey: at.lastKey, keep })
             }
@@ -97,4 +113,15 @@ export const checkpointer =
  */
 export const checkpointed = (run: Running): Effect.Effect<void> =>
   Effect.suspend(() => (run.checkpointing === undefined ? Effect.void : Deferred.await(run.checkpointing)))
+
+/**
+ * The state the checkpointer holds for the run's end (the program has returned), which the end then writes with
+ * its outcome; the checkpointer writes none of it. A state taken after this is written before the end
+ * (`checkpointed`).
+ */
+export const takeHeld = (run: Running): Checkpoint | undefined => {
+  const held = run.held
+  run.held = undefined
+  return held
+}
 

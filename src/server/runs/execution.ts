@@ -22,7 +22,7 @@ import * as Scope from "effect/Scope"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
 import { ServerConfig } from "../config.ts"
-import type { Suspended, SuspendRefused } from "../executor.ts"
+import type { Checkpoint, Suspended, SuspendRefused } from "../executor.ts"
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { RowSeal } from "../row-seal.ts"
@@ -34,7 +34,7 @@ import { Webhooks } from "../webhooks.ts"
 import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
-import { checkpointed, checkpointer, idleSuspender } from "./background.ts"
+import { checkpointed, checkpointer, idleSuspender, takeHeld } from "./background.ts"
 import { makeDeadlines } from "./deadlines.ts"
 import { failing, type Make, type Running, type Saved, type StopReason, takeLogs, type Unrecorded } from "./running.ts"
 
@@ -278,12 +278,17 @@ export class Execution extends Context.Service<
       // continued (a seal is checked only when a row is taken to execute it), and one unsealed would be refused.
       // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
       // (then the row is finished) or finds the run stored whole (then it has nothing to do).
-      const finish = (s: Saving, status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) =>
+      // `held`: the state before an idempotent call, not written yet (background.ts `takeHeld`), kept with the end.
+      const finish = (s: Saving, status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3], held?: Checkpoint) =>
         s.run.recordLock.withPermit(
           Effect.suspend(() =>
             s.run.unrecorded === undefined
               ? store
-                  .finish(s.row.id, me, status, result, s.run.settles.splice(0))
+                  .finish(s.row.id, me, status, result, s.run.settles.splice(0), held && {
+                    snapshot: held.bytes,
+                    seal: s.run.seal(held.bytes),
+                    at: { calls: held.calls, lastKey: held.lastKey, keep: config.checkpointMaxPerRun },
+                  })
                   .pipe(Effect.tap((ended) => Effect.sync(() => void (s.announced = ended !== undefined))))
               : store
                   .insertEnded({ ...s.run.unrecorded, seal: null, status, result, ...takeLogs(s.run) })
@@ -316,11 +321,15 @@ export class Execution extends Context.Service<
           Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
         )
         run.finishing = true
+        // A state held for the end is written with it; one held when the run suspends is written before it.
+        const held = outcome.ok === "suspended" ? undefined : takeHeld(run)
+        const heldOn = run.held !== undefined
+        Deferred.doneUnsafe(run.returned, Exit.void)
         // Outcomes left to record go with the run's end (or its suspend), unless lines logged after them must be
         // written first; either way after the timer's flush under way, if one is.
         yield* run.logs.length > 0 ? flushLogs(run) : run.flushLock.withPermit(Effect.void)
         // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
-        if (outcome.ok !== "suspended") yield* checkpointed(run)
+        if (outcome.ok !== "suspended" || heldOn) yield* checkpointed(run)
         // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
         // the database refuses (not a connection failure, which the store tries again) fails the run instead of
         // leaving it running with nobody executing it.
@@ -332,7 +341,7 @@ export class Execution extends Context.Service<
               )
         const auto = run.suspending === "idle" ? { waiting: run.sleepingOn } : run.suspending === "shutdown" ? { waiting: [], wake: true } : undefined
         s.saved = yield* Effect.uninterruptible(
-          (outcome.ok === "suspended" ? suspendSaved(s, outcome, auto) : finish(s, outcome.ok ? "succeeded" : "failed", outcome)).pipe(
+          (outcome.ok === "suspended" ? suspendSaved(s, outcome, auto) : finish(s, outcome.ok ? "succeeded" : "failed", outcome, held)).pipe(
             Effect.catch(unstorable),
           ),
         )
@@ -426,6 +435,8 @@ export class Execution extends Context.Service<
           generation: 0,
           checkpointing: undefined,
           checkpointAgain: undefined,
+          held: undefined,
+          returned: Deferred.makeUnsafe<void>(),
           settles: [],
           logs: [],
           flushLock: Semaphore.makeUnsafe(1),

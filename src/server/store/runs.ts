@@ -184,6 +184,13 @@ export interface CheckpointAt {
   readonly keep: number
 }
 
+/** A state to keep as a run's next checkpoint (`checkpoint`), sealed, and where it sits. */
+export interface NewCheckpoint {
+  readonly snapshot: Uint8Array
+  readonly seal: string | null
+  readonly at: CheckpointAt
+}
+
 /** A kept state of a run with its bytes: what a fork starts from. */
 export interface KeptState {
   readonly seq: number
@@ -239,7 +246,8 @@ export class RunStore extends Context.Service<
      * stopped, has admitted calls the program's own Result no longer knows of. The row has its calls' `locations`.
      * Announces the change itself (a `changed` notice: Notifications.sentWith), as `claim` and `claimWoken` do.
      * `settled`: outcomes of the run's calls not recorded yet, recorded with its end as `CallStore.settled` records
-     * them, their events before the run's own (none of it when `owner` no longer owns the run).
+     * them, their events before the run's own (none of it when `owner` no longer owns the run). `checkpoint`: a
+     * state taken before the end and not kept yet, kept with it as `checkpoint` would have.
      */
     readonly finish: (
       id: string,
@@ -247,6 +255,7 @@ export class RunStore extends Context.Service<
       status: "succeeded" | "failed",
       result: Result,
       settled?: ReadonlyArray<SettledCall>,
+      checkpoint?: NewCheckpoint,
     ) => E<RunRow | undefined>
     /**
      * Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. The state is

@@ -524,6 +524,32 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a run's end keeps the checkpoint it is given, after the earlier ones, with the call it follows; an end refused keeps none", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          const key = `${run.id}:1`
+          yield* runs.insert({ ...run, call: { key, path: "p.echo", mode: "idempotent", input: { n: 1 } } })
+          yield* runs.checkpoint(run.id, "a", bytes("s0"), "sealed-s0", { calls: 0, lastKey: undefined, keep: 2 })
+          yield* runs.checkpoint(run.id, "a", bytes("s1"), "sealed-s1", { calls: 0, lastKey: undefined, keep: 2 })
+          const held = { snapshot: bytes("before"), seal: "sealed-before", at: { calls: 1, lastKey: key, keep: 2 } }
+          const result = { ok: true as const, value: 1, toolCalls: [{ path: "tools.p.echo", key }] }
+          // Not the owner: nothing is kept.
+          assert.strictEqual(yield* runs.finish(run.id, "b", "succeeded", result, [], held), undefined)
+          const done = yield* runs.finish(run.id, "a", "succeeded", result, [{ key, outcome: { ok: true, output: 1 } }], held)
+          assert.strictEqual(done?.status, "succeeded")
+          const kept = yield* runs.checkpoints("t", run.id)
+          assert.deepStrictEqual(
+            kept?.map((k) => [k.seq, k.calls, k.size, k.after?.key, k.after?.outcome]),
+            [[2, 0, 2, undefined, undefined], [3, 1, 6, key, { ok: true, output: 1 }]],
+          )
+          const state = (yield* runs.checkpointState("t", run.id, undefined))?.state
+          assert.deepStrictEqual(state && [state.seq, new TextDecoder().decode(state.snapshot), state.seal], [3, "before", "sealed-before"])
+          assert.strictEqual((yield* calls.journal(run.id, key))?.state, "settled")
+        }),
+      )
+
       it.effect("a kept state is read back by seq or as the latest; a suspend keeps its state as the latest", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore

@@ -195,11 +195,12 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         for (const r of tables.runs.values()) counts.set(r.status, (counts.get(r.status) ?? 0) + 1)
         return counts
       }),
-      finish: (id, owner, status, result, settled = []) =>
+      finish: (id, owner, status, result, settled = [], checkpoint) =>
         atomically((now) => {
           const r = ownedRun(tables, id, owner)
           if (r === undefined) return undefined
           recordSettled(tables, id, settled, now)
+          if (checkpoint !== undefined) keep(r, checkpoint.snapshot, checkpoint.seal, checkpoint.at, now)
           const journal = [...tables.calls.values()].filter((c) => c.runId === id)
           r.status = status
           r.result = jsonb(withJournal(result, journal))

@@ -24,6 +24,7 @@ import {
   type EndedRun,
   endedEvents,
   type ListQuery,
+  type NewCheckpoint,
   type NewRun,
   type RunRow,
   RunStore,
@@ -337,6 +338,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       status: "succeeded" | "failed",
       result: Result,
       settled: ReadonlyArray<SettledCall> = [],
+      checkpoint?: NewCheckpoint,
     ) {
       const settles = settled.length === 0 ? undefined : settling(sql, json, id, settled, sql`EXISTS (SELECT 1 FROM r)`)
       // The journal's calls the Result lacks: `listed` holds the keys of those it has.
@@ -350,11 +352,12 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
                   SELECT l.t, l.n, 0 AS o FROM jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)
                   UNION ALL SELECT jsonb_build_object('path', 'tools.' || c.path, 'key', c.key), 0, 1 FROM calls c WHERE ${missing}
                 ) a)) END,
-            snapshot = NULL, owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
+            snapshot = NULL, owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()${
+              checkpoint === undefined ? sql`` : sql`, checkpoint_seq = checkpoint_seq + 1`}
           FROM given
           WHERE id = ${id} AND ${owned(owner)}
           RETURNING runs.*
-        )${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
+        )${checkpoint === undefined ? sql`` : sql`, ${keep(id, checkpoint.snapshot, checkpoint.seal, checkpoint.at)}`}${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
           INSERT INTO events (run_id, type, data, key)
           SELECT x.run_id, x.type, x.data, x.key FROM (
             ${settles === undefined ? sql`` : sql`${settles.events} UNION ALL`}
