@@ -218,10 +218,12 @@ export const makeCalls = (deps: CallDeps) => {
           ),
         )
       : undefined
-    if (!again) yield* recordFirst(run, tool, attempt)
     // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
-    // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
+    // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain. Asked for before the
+    // call is recorded, the state is taken while that round trip lasts, not once the webhook is under way, where it
+    // kept the program from its answer; it is written later (background.ts HOLD_MS), when the run is recorded.
     if (tool.mode === "idempotent" && !again) yield* run.boundary(true)
+    if (!again) yield* recordFirst(run, tool, attempt)
     // The attempt's record comes before its outcome's, or with it.
     const settleNow = (outcome: StoredOutcome) =>
       recording === undefined

@@ -77,6 +77,8 @@ export const checkpointer =
               run.held = undefined
             }
             if (at !== undefined) {
+              // Asked for before its call is recorded (calls.ts), with the run itself when it is new: after that.
+              if (now) yield* run.record
               yield* store.checkpoint(run.id, me, at.bytes, run.seal(at.bytes), { calls: at.calls, lastKey: at.lastKey, keep })
             }
             return
