@@ -4,6 +4,7 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import type { Checkpoint } from "../executor.ts"
 import type { RunStore } from "../store/runs.ts"
 import type { Running } from "./running.ts"
@@ -49,7 +50,7 @@ const HOLD_MS = 50
 /**
  * Saves a checkpoint of a run: one at a time, and one more when asked again meanwhile. `now`: the state at a call
  * boundary, taken before outcomes that arrive after the request (Program.checkpoint), held up to HOLD_MS for the
- * run's end (`takeHeld`); otherwise a state after the outcome just recorded.
+ * run's end (`takeHeld`) or its next boundary; otherwise a state after the outcome just recorded.
  */
 export const checkpointer =
   (store: RunStore["Service"], me: string, keep: number, fork: Fork) =>
@@ -57,6 +58,8 @@ export const checkpointer =
     Effect.suspend(() => {
       if (run.checkpointing !== undefined) {
         run.checkpointAgain = now || run.checkpointAgain === "now" ? "now" : "later"
+        // The run went on to another boundary: the state held is written now, and the next one taken, as before.
+        wake(run)
         return Effect.void
       }
       const done = Deferred.makeUnsafe<void>()
@@ -71,7 +74,9 @@ export const checkpointer =
             let at = taken.value
             if (at !== undefined && now && !run.finishing) {
               run.held = at
-              yield* Effect.raceFirst(Deferred.await(run.returned), Effect.sleep(HOLD_MS))
+              const woken = (run.holding = Deferred.makeUnsafe<void>())
+              yield* Effect.raceFirst(Deferred.await(woken), Effect.sleep(HOLD_MS))
+              run.holding = undefined
               // Taken by the run's end, which writes it.
               at = run.held
               run.held = undefined
@@ -116,14 +121,19 @@ export const checkpointer =
 export const checkpointed = (run: Running): Effect.Effect<void> =>
   Effect.suspend(() => (run.checkpointing === undefined ? Effect.void : Deferred.await(run.checkpointing)))
 
+/** Ends the wait of a state held (HOLD_MS), if one is. */
+const wake = (run: Running): void => {
+  if (run.holding !== undefined) Deferred.doneUnsafe(run.holding, Exit.void)
+}
+
 /**
- * The state the checkpointer holds for the run's end (the program has returned), which the end then writes with
- * its outcome; the checkpointer writes none of it. A state taken after this is written before the end
- * (`checkpointed`).
+ * The state the checkpointer holds, for the run's end (the program has returned), which then writes it; the
+ * checkpointer writes none of it. A state taken after this is written before the end (`checkpointed`).
  */
 export const takeHeld = (run: Running): Checkpoint | undefined => {
   const held = run.held
   run.held = undefined
+  wake(run)
   return held
 }
 

@@ -312,6 +312,12 @@ export class Execution extends Context.Service<
           ),
         )
 
+      /** A state held when its run suspends elsewhere in the journal: kept before the suspend's own, as a checkpoint. */
+      const keepHeld = (run: Running, held: Checkpoint) =>
+        store
+          .checkpoint(run.id, me, held.bytes, run.seal(held.bytes), { calls: held.calls, lastKey: held.lastKey, keep: config.checkpointMaxPerRun })
+          .pipe(Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${run.id}`, e)))
+
       // The generator functions below are made once, not per run (`Effect.fnUntraced` here, not an `Effect.gen` in
       // `save`): a generator function made per run gets a hidden class of its own in old space, which keeps the
       // run alive until a full GC.
@@ -321,15 +327,15 @@ export class Execution extends Context.Service<
           Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
         )
         run.finishing = true
-        // A state held for the end is written with it; one held when the run suspends is written before it.
-        const held = outcome.ok === "suspended" ? undefined : takeHeld(run)
-        const heldOn = run.held !== undefined
-        Deferred.doneUnsafe(run.returned, Exit.void)
+        // A state held for the end is kept with it (RunStore.finish).
+        const held = takeHeld(run)
         // Outcomes left to record go with the run's end (or its suspend), unless lines logged after them must be
         // written first; either way after the timer's flush under way, if one is.
         yield* run.logs.length > 0 ? flushLogs(run) : run.flushLock.withPermit(Effect.void)
         // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
-        if (outcome.ok !== "suspended" || heldOn) yield* checkpointed(run)
+        if (outcome.ok !== "suspended") yield* checkpointed(run)
+        // A suspend's state at the same place in the journal (its call still in flight) makes one held redundant.
+        else if (held !== undefined && (held.calls !== outcome.calls || held.lastKey !== outcome.lastKey)) yield* keepHeld(run, held)
         // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
         // the database refuses (not a connection failure, which the store tries again) fails the run instead of
         // leaving it running with nobody executing it.
@@ -436,7 +442,7 @@ export class Execution extends Context.Service<
           checkpointing: undefined,
           checkpointAgain: undefined,
           held: undefined,
-          returned: Deferred.makeUnsafe<void>(),
+          holding: undefined,
           settles: [],
           logs: [],
           flushLock: Semaphore.makeUnsafe(1),

@@ -69,8 +69,8 @@ export interface Running {
    * ends soon after writes it with its end.
    */
   held: Checkpoint | undefined
-  /** Done once the program has returned: a state held for the run's end is not kept waiting. */
-  readonly returned: Deferred.Deferred<void>
+  /** Ends the wait of the state held (its run returned, or reached another boundary); undefined while none waits. */
+  holding: Deferred.Deferred<void> | undefined
   /** Outcomes its program already has that are not written yet (RunCalls.settleLater), in the order they came. */
   readonly settles: Array<SettledCall>
   /** Lines logged and not yet written as events. */
