@@ -17,7 +17,8 @@
  * With Postgres on Linux, the resume line is followed by the CPU each resume cost the server, its pool's processes
  * and the Postgres backends (/proc), which the machine's load blurs far less than the latencies.
  * The POST rounds are followed by the same CPU split per POST.
- * `BENCH_ONLY=resume` runs start-up and the resume part alone; `BENCH_NODE_ARGS` passes flags to the server's Node.
+ * `BENCH_ONLY=resume` runs start-up and the resume part alone, `BENCH_ONLY=call` start-up and the webhook-call line
+ * alone (with the CPU each such run cost); `BENCH_NODE_ARGS` passes flags to the server's Node.
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -42,6 +43,8 @@ const RESUME_WARMUP = 10
 const RESUME_CONCURRENCY = Number(process.env["BENCH_RESUME_CONCURRENCY"] ?? 1)
 /** `BENCH_ONLY=resume`: only start-up and the two resume lines (no throughput rounds), to measure one change quickly. */
 const ONLY_RESUME = process.env["BENCH_ONLY"] === "resume"
+/** `BENCH_ONLY=call`: only start-up and the line of a run with one webhook call (RESUMES runs). */
+const ONLY_CALL = process.env["BENCH_ONLY"] === "call"
 /** Prefix of the bench's database, so helpers sharing a Postgres server can tell theirs apart. */
 const DATABASE_PREFIX = process.env["BENCH_DATABASE_PREFIX"] ?? "codemode_bench"
 const SNAPSHOT_KEY = randomBytes(32).toString("base64")
@@ -364,6 +367,29 @@ const main = async () => {
   }
 }
 
+/** The line of a run with one webhook call (an idempotent tool answering at once), with its CPU when `env` is given. */
+const oneCall = async (server: { url: string; child: ChildProcess }, env?: Record<string, string>): Promise<void> => {
+  const echo = await echoWebhook()
+  try {
+    await fetch(`${server.url}/v1/tools/bench.echo`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ description: "echo", input: {}, output: { type: "string" }, url: echo.url, mode: "idempotent" }),
+    })
+    const before = env === undefined ? undefined : await cpu(server.child.pid, env)
+    const called = await sequential(RESUMES, async () => {
+      const r = await post(`${server.url}/v1/runs`, { code: "return await tools.bench.echo({})" })
+      if (r.body?.result?.value !== "ok") throw new Error(`the webhook run answered ${JSON.stringify(r.body)}`)
+    })
+    const after = env === undefined ? undefined : await cpu(server.child.pid, env)
+    const used = before === undefined || after === undefined ? undefined : cpuBetween(before, after)
+    // The CPU includes the untimed runs `sequential` makes first.
+    console.log(`  a run with one webhook call     ${latencies(called)}${cpuPer("run", used, RESUMES + 10)}`)
+  } finally {
+    echo.close()
+  }
+}
+
 const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaited<ReturnType<typeof gateWebhook>>) => {
   const server = await serve(db.env)
   try {
@@ -371,6 +397,10 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
     console.log(`  start-up (spawn to /health 200) ${server.startMs.toFixed(0).padStart(7)} ms`)
     const ok = await post(`${server.url}/v1/runs`, { code: "1 + 1" })
     if (ok.body?.result?.value !== 2) throw new Error(`1 + 1 answered ${JSON.stringify(ok.body)}`)
+    if (ONLY_CALL) {
+      await oneCall(server, db.env)
+      return
+    }
     if (!ONLY_RESUME) {
       const health: Array<number> = []
       const execute: Array<number> = []
@@ -404,21 +434,7 @@ const measure = async (db: Awaited<ReturnType<typeof database>>, webhook: Awaite
         if ((await hit(`${server.url}/v1/runs`, "POST", '{"code":"1 + 1"}')) !== 200) throw new Error("1 + 1 failed")
       })
       console.log(`  POST /v1/runs "1 + 1", 1 conn.  ${latencies(one)}`)
-      const echo = await echoWebhook()
-      try {
-        await fetch(`${server.url}/v1/tools/bench.echo`, {
-          method: "PUT",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ description: "echo", input: {}, output: { type: "string" }, url: echo.url, mode: "idempotent" }),
-        })
-        const called = await sequential(RESUMES, async () => {
-          const r = await post(`${server.url}/v1/runs`, { code: "return await tools.bench.echo({})" })
-          if (r.body?.result?.value !== "ok") throw new Error(`the webhook run answered ${JSON.stringify(r.body)}`)
-        })
-        console.log(`  a run with one webhook call     ${latencies(called)}`)
-      } finally {
-        echo.close()
-      }
+      await oneCall(server)
     }
 
     await fetch(`${server.url}/v1/tools/bench.gate`, {

@@ -40,6 +40,11 @@ export interface RunCalls {
   readonly recorded: RecordedCalls | undefined
   /** A call that blocks suspending (a plain or idempotent call, a durable `start`) began or ended. */
   readonly busy: (delta: 1 | -1) => Effect.Effect<void>
+  /**
+   * Records a call's start (CallStore.started) after the outcomes and lines left to write, with the run's own row
+   * when the store does not know the run yet: false when the run is not this replica's.
+   */
+  readonly started: (call: NewCall) => Effect.Effect<boolean, SqlError.SqlError>
   /** A started durable call began or stopped waiting for its completion. */
   readonly waiting: (key: string, on: boolean) => Effect.Effect<void>
   /**
@@ -123,13 +128,12 @@ export const makeCalls = (deps: CallDeps) => {
   /**
    * The record a call needs before its webhook is sent: without it a replica taking the run over would send a
    * plain call again, and a durable call could never be completed. When it cannot be written (the store already
-   * tried again), the call fails unsent. `write` is the store's `started`, which announces its event, and which
-   * records nothing once the run is not this replica's: the run then stops unsent (`taken`) rather than failing the
-   * call, as the program going on would do in a run whose calls, state and end are now another execution's.
+   * tried again), the call fails unsent. `RunCalls.started` announces its event, and records nothing once the run is
+   * not this replica's: the run then stops unsent (`taken`) rather than failing the call, as the program going on
+   * would do in a run whose calls, state and end are now another execution's.
    */
-  const recordFirst = (run: RunCalls, tool: ToolRow, write: Effect.Effect<boolean, SqlError.SqlError>) =>
-    run.flushLogs.pipe(
-      Effect.andThen(write),
+  const recordFirst = (run: RunCalls, tool: ToolRow, call: NewCall) =>
+    run.started(call).pipe(
       Effect.catch((e) =>
         Effect.logWarning("could not record a tool call; it is not sent", e).pipe(
           Effect.andThen(Effect.fail(new Error(`The call to ${tool.path} was not sent: the service could not record it (${sqlMessage(e)})`))),
@@ -214,10 +218,12 @@ export const makeCalls = (deps: CallDeps) => {
           ),
         )
       : undefined
-    if (!again) yield* recordFirst(run, tool, started)
     // The state before an idempotent call (in flight, saved as queued) is the one a fork answers that call from
-    // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain.
+    // differently. A plain call in flight refuses a checkpoint: it would be asked for in vain. Asked for before the
+    // call is recorded, the state is taken while that round trip lasts, not once the webhook is under way, where it
+    // kept the program from its answer; it is written later (background.ts HOLD_MS), when the run is recorded.
     if (tool.mode === "idempotent" && !again) yield* run.boundary(true)
+    if (!again) yield* recordFirst(run, tool, attempt)
     // The attempt's record comes before its outcome's, or with it.
     const settleNow = (outcome: StoredOutcome) =>
       recording === undefined
@@ -243,7 +249,7 @@ export const makeCalls = (deps: CallDeps) => {
         return yield* run.fault(`The start of durable call ${key} (tools.${tool.path}) was in progress when its replica stopped and cannot be repeated safely`)
       }
       const token = randomBytes(32).toString("base64url")
-      yield* recordFirst(run, tool, store.started(run.runId, config.replicaId, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token), location }))
+      yield* recordFirst(run, tool, { key, path: tool.path, mode: tool.mode, input, callbackHash: hashKey(token), location })
       const callbackUrl = `${config.publicUrl}/v1/callbacks/${token}`
       const data = yield* webhooks.start(tool, { key, runId: run.runId, input, callbackUrl }).pipe(
         Effect.tapError((e) => settle(run, tool, key, { ok: false, error: { kind: "ToolFailure", message: e.message } } as StoredOutcome)),

@@ -36,7 +36,11 @@ beforeAll(async () => {
   db = await createDatabase()
   acme = await keysCreate("acme")
   globex = await keysCreate("globex")
-  receiver = await startReceiver((c) => ((c.json.input as { n: number }).n === 5 ? { status: 500, json: { error: "no" } } : { json: { output: c.json.input } }))
+  // n = 8 answers after the state before it has been held for the run's end long enough (HOLD_MS) to be written alone.
+  receiver = await startReceiver((c) => {
+    const n = (c.json.input as { n: number }).n
+    return n === 5 ? { status: 500, json: { error: "no" } } : { json: { output: c.json.input }, ...(n === 8 ? { delayMs: 150 } : {}) }
+  })
   const server = await replica()
   const tool = { description: "a step", input: { type: "object" }, url: receiver.url, mode: "idempotent" }
   expect((await request(server.url, "PUT", "/v1/tools/steps.do", tool, as(acme))).status).toBe(200)
@@ -81,8 +85,9 @@ describe("checkpoints of a run", () => {
 
   it("taken before a call are kept before the run's answer, however slow their write", async () => {
     const server = await replica()
-    // Another transaction holds a lock that makes every write of a checkpoint wait for it (the finish of a run
-    // takes none): the state saved before the call is written after its outcome, and the run ends meanwhile.
+    // Another transaction holds a lock that makes every write of a checkpoint wait for it (the finish of a run that
+    // keeps no state takes none): the state saved before the call, which answers too late to keep it with the
+    // run's end, is written after its outcome, and the run ends meanwhile.
     const locked = Promise.withResolvers<void>()
     const holdMs = 1500
     const holding = Effect.runPromise(
@@ -107,6 +112,23 @@ describe("checkpoints of a run", () => {
       expect(fork.body.forkedFrom).toStrictEqual({ run: run.body.id, checkpoint: kept[0].seq })
     } finally {
       await holding
+      await server.close()
+    }
+  })
+
+  it("taken before a call that answers at once are kept with the run's end, and a fork starts from them", async () => {
+    const server = await replica()
+    try {
+      // The state before the call is held for the run's end (background.ts HOLD_MS), which keeps it in its statement.
+      const run = await request(server.url, "POST", "/v1/runs", { code: "await tools.steps.do({ n: 7 }); 21" }, as(acme))
+      expect(run.body.result.value).toBe(21)
+      const kept: Array<any> = (await request(server.url, "GET", `/v1/runs/${run.body.id}/checkpoints`, undefined, as(acme))).body.checkpoints
+      expect(kept.map((k) => [k.seq, k.calls, k.after.input, k.after.outcome.ok])).toStrictEqual([[1, 1, { n: 7 }, true]])
+      const fork = await request(server.url, "POST", `/v1/runs/${run.body.id}/fork`, { outcomes: { [`${run.body.id}:1`]: { ok: true, value: null } } }, as(acme))
+      expect(fork.body.status, JSON.stringify(fork.body)).toBe("succeeded")
+      expect(fork.body.forkedFrom).toStrictEqual({ run: run.body.id, checkpoint: 1 })
+      expect(receiver.calls.filter((c) => c.json.runId === fork.body.id)).toStrictEqual([])
+    } finally {
       await server.close()
     }
   })

@@ -4,6 +4,8 @@
  */
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type { Checkpoint } from "../executor.ts"
 import type { RunStore } from "../store/runs.ts"
 import type { Running } from "./running.ts"
 
@@ -38,9 +40,17 @@ export const idleSuspender =
     })
 
 /**
+ * How long the state before an idempotent call waits to be written on its own: a run that ends sooner (a webhook
+ * that answers at once, then the program returns) writes it with its end, in the statement of its outcome, and the
+ * end no longer waits for a write of its own. Until it is written, a replica taking the run over after a crash
+ * continues from the checkpoint before it, and replays the call from the journal; nobody was told of it.
+ */
+const HOLD_MS = 50
+
+/**
  * Saves a checkpoint of a run: one at a time, and one more when asked again meanwhile. `now`: the state at a call
- * boundary, taken before outcomes that arrive after the request (Program.checkpoint); otherwise a state after the
- * outcome just recorded.
+ * boundary, taken before outcomes that arrive after the request (Program.checkpoint), held up to HOLD_MS for the
+ * run's end (`takeHeld`) or its next boundary; otherwise a state after the outcome just recorded.
  */
 export const checkpointer =
   (store: RunStore["Service"], me: string, keep: number, fork: Fork) =>
@@ -48,6 +58,8 @@ export const checkpointer =
     Effect.suspend(() => {
       if (run.checkpointing !== undefined) {
         run.checkpointAgain = now || run.checkpointAgain === "now" ? "now" : "later"
+        // The run went on to another boundary: the state held is written now, and the next one taken, as before.
+        wake(run)
         return Effect.void
       }
       const done = Deferred.makeUnsafe<void>()
@@ -59,8 +71,19 @@ export const checkpointer =
             if (attempt > 0 || !now) yield* Effect.sleep(attempt === 0 ? 0 : 20)
             const taken = yield* Effect.exit(run.program.checkpoint(now))
             if (taken._tag === "Failure") continue
-            const at = taken.value
+            let at = taken.value
+            if (at !== undefined && now && !run.finishing) {
+              run.held = at
+              const woken = (run.holding = Deferred.makeUnsafe<void>())
+              yield* Effect.raceFirst(Deferred.await(woken), Effect.sleep(HOLD_MS))
+              run.holding = undefined
+              // Taken by the run's end, which writes it.
+              at = run.held
+              run.held = undefined
+            }
             if (at !== undefined) {
+              // Asked for before its call is recorded (calls.ts), with the run itself when it is new: after that.
+              if (now) yield* run.record
               yield* store.checkpoint(run.id, me, at.bytes, run.seal(at.bytes), { calls: at.calls, lastKey: at.lastKey, keep })
             }
             return
@@ -97,4 +120,20 @@ export const checkpointer =
  */
 export const checkpointed = (run: Running): Effect.Effect<void> =>
   Effect.suspend(() => (run.checkpointing === undefined ? Effect.void : Deferred.await(run.checkpointing)))
+
+/** Ends the wait of a state held (HOLD_MS), if one is. */
+const wake = (run: Running): void => {
+  if (run.holding !== undefined) Deferred.doneUnsafe(run.holding, Exit.void)
+}
+
+/**
+ * The state the checkpointer holds, for the run's end (the program has returned), which then writes it; the
+ * checkpointer writes none of it. A state taken after this is written before the end (`checkpointed`).
+ */
+export const takeHeld = (run: Running): Checkpoint | undefined => {
+  const held = run.held
+  run.held = undefined
+  wake(run)
+  return held
+}
 

@@ -22,19 +22,19 @@ import * as Scope from "effect/Scope"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
 import { ServerConfig } from "../config.ts"
-import type { Suspended, SuspendRefused } from "../executor.ts"
+import type { Checkpoint, Suspended, SuspendRefused } from "../executor.ts"
 import { Metrics } from "../metrics.ts"
 import { Notifications } from "../notifications.ts"
 import { RowSeal } from "../row-seal.ts"
 import { ToolRegistry } from "../registry.ts"
-import { CallStore, type RecordedCalls } from "../store/calls.ts"
+import { CallStore, type NewCall, type RecordedCalls } from "../store/calls.ts"
 import { isTransient, sqlMessage } from "../store/errors.ts"
 import { RunStore, type RunRow } from "../store/runs.ts"
 import { Webhooks } from "../webhooks.ts"
 import { tellCancelled } from "./cancelled.ts"
 import { RunEvents } from "./events.ts"
 import { failed } from "./views.ts"
-import { checkpointed, checkpointer, idleSuspender } from "./background.ts"
+import { checkpointed, checkpointer, idleSuspender, takeHeld } from "./background.ts"
 import { makeDeadlines } from "./deadlines.ts"
 import { failing, type Make, type Running, type Saved, type StopReason, takeLogs, type Unrecorded } from "./running.ts"
 
@@ -220,12 +220,32 @@ export class Execution extends Context.Service<
         ),
       )
 
+      /**
+       * A call's start (CallStore.started), after the outcomes and lines left to write. A run not recorded yet is
+       * recorded with it, in one statement, unless it logged lines the call's event must follow; a run whose id was
+       * taken meanwhile is stopped unseen. When that statement fails, the two are written apart, so that a call the
+       * database refuses fails alone, and a run it refuses is failed (`recordFirst`).
+       */
+      const started = (run: Running, call: NewCall): Effect.Effect<boolean, SqlError.SqlError> =>
+        Effect.suspend(() =>
+          run.unrecorded !== undefined && run.logs.length === 0
+            ? Effect.uninterruptible(recordOnce(run, call)).pipe(
+                Effect.matchEffect({
+                  onSuccess: (ok) => (ok === undefined ? begin(run, call) : ok ? Effect.succeed(true) : stopFromWithin(run, "clash")),
+                  onFailure: () => apart(run, call),
+                }),
+              )
+            : apart(run, call),
+        )
+      const apart = (run: Running, call: NewCall) => recordFirst(run).pipe(Effect.andThen(begin(run, call)))
+      const begin = (run: Running, call: NewCall) => flushLogs(run).pipe(Effect.andThen(calls.started(run.id, me, call)))
+
       const tracker = (run: Running, replay: boolean, recorded: RecordedCalls | undefined): RunCalls => ({
         runId: run.id,
         replay,
         recorded,
-        busy: (delta) =>
-          (delta === 1 ? recordFirst(run) : Effect.void).pipe(Effect.andThen(Effect.suspend(() => ((run.busy += delta), armIdle(run))))),
+        busy: (delta) => Effect.suspend(() => ((run.busy += delta), armIdle(run))),
+        started: (call) => started(run, call),
         waiting: (key, on) => Effect.suspend(() => (on ? run.waiting.add(key) : run.waiting.delete(key), armIdle(run))),
         flushLogs: flushLogs(run),
         settleLater: (call) => Effect.sync(() => void run.settles.push(call)),
@@ -258,12 +278,17 @@ export class Execution extends Context.Service<
       // continued (a seal is checked only when a row is taken to execute it), and one unsealed would be refused.
       // Under the record lock: a record racing the end (the client's wait, a first log) is either done before it
       // (then the row is finished) or finds the run stored whole (then it has nothing to do).
-      const finish = (s: Saving, status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3]) =>
+      // `held`: the state before an idempotent call, not written yet (background.ts `takeHeld`), kept with the end.
+      const finish = (s: Saving, status: "succeeded" | "failed", result: Parameters<typeof store.finish>[3], held?: Checkpoint) =>
         s.run.recordLock.withPermit(
           Effect.suspend(() =>
             s.run.unrecorded === undefined
               ? store
-                  .finish(s.row.id, me, status, result, s.run.settles.splice(0))
+                  .finish(s.row.id, me, status, result, s.run.settles.splice(0), held && {
+                    snapshot: held.bytes,
+                    seal: s.run.seal(held.bytes),
+                    at: { calls: held.calls, lastKey: held.lastKey, keep: config.checkpointMaxPerRun },
+                  })
                   .pipe(Effect.tap((ended) => Effect.sync(() => void (s.announced = ended !== undefined))))
               : store
                   .insertEnded({ ...s.run.unrecorded, seal: null, status, result, ...takeLogs(s.run) })
@@ -287,6 +312,12 @@ export class Execution extends Context.Service<
           ),
         )
 
+      /** A state held when its run suspends elsewhere in the journal: kept before the suspend's own, as a checkpoint. */
+      const keepHeld = (run: Running, held: Checkpoint) =>
+        store
+          .checkpoint(run.id, me, held.bytes, run.seal(held.bytes), { calls: held.calls, lastKey: held.lastKey, keep: config.checkpointMaxPerRun })
+          .pipe(Effect.catch((e) => Effect.logWarning(`could not save a checkpoint of run ${run.id}`, e)))
+
       // The generator functions below are made once, not per run (`Effect.fnUntraced` here, not an `Effect.gen` in
       // `save`): a generator function made per run gets a hidden class of its own in old space, which keeps the
       // run alive until a full GC.
@@ -296,11 +327,15 @@ export class Execution extends Context.Service<
           Effect.catchDefect((defect) => Effect.succeed(failed("ExecutionFailure", `Internal error: ${describe(defect)}`))),
         )
         run.finishing = true
+        // A state held for the end is kept with it (RunStore.finish).
+        const held = takeHeld(run)
         // Outcomes left to record go with the run's end (or its suspend), unless lines logged after them must be
         // written first; either way after the timer's flush under way, if one is.
         yield* run.logs.length > 0 ? flushLogs(run) : run.flushLock.withPermit(Effect.void)
         // A suspend keeps its own state as the latest checkpoint; an end must not overtake the ones it took.
         if (outcome.ok !== "suspended") yield* checkpointed(run)
+        // A suspend's state at the same place in the journal (its call still in flight) makes one held redundant.
+        else if (held !== undefined && (held.calls !== outcome.calls || held.lastKey !== outcome.lastKey)) yield* keepHeld(run, held)
         // Saving is not interrupted halfway: a cancel that arrives now finds the run already ended. An outcome
         // the database refuses (not a connection failure, which the store tries again) fails the run instead of
         // leaving it running with nobody executing it.
@@ -312,7 +347,7 @@ export class Execution extends Context.Service<
               )
         const auto = run.suspending === "idle" ? { waiting: run.sleepingOn } : run.suspending === "shutdown" ? { waiting: [], wake: true } : undefined
         s.saved = yield* Effect.uninterruptible(
-          (outcome.ok === "suspended" ? suspendSaved(s, outcome, auto) : finish(s, outcome.ok ? "succeeded" : "failed", outcome)).pipe(
+          (outcome.ok === "suspended" ? suspendSaved(s, outcome, auto) : finish(s, outcome.ok ? "succeeded" : "failed", outcome, held)).pipe(
             Effect.catch(unstorable),
           ),
         )
@@ -352,13 +387,16 @@ export class Execution extends Context.Service<
         )
       }
 
-      /** The one insert of an unrecorded run's row, from when its lease starts. */
-      const recordOnce = (run: Running) =>
+      /**
+       * The one insert of an unrecorded run's row, from when its lease starts, with its first call when given
+       * (NewRun.call): false when its id was taken meanwhile, undefined when the row was written already.
+       */
+      const recordOnce = (run: Running, call?: NewCall) =>
         run.recordLock.withPermit(
           Effect.suspend(() =>
             run.unrecorded === undefined
-              ? Effect.succeed(true)
-              : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs, seal: rowSeal.seal(run.unrecorded) }).pipe(
+              ? Effect.succeed(undefined)
+              : store.insert({ ...run.unrecorded, leaseMs: config.leaseMs, seal: rowSeal.seal(run.unrecorded), call }).pipe(
                   // Started with registrations changed since: stopped unseen, as for a taken id, and started again.
                   Effect.catchTag("ToolsChanged", () => Effect.succeed(undefined)),
                   Effect.flatMap((inserted) =>
@@ -403,6 +441,8 @@ export class Execution extends Context.Service<
           generation: 0,
           checkpointing: undefined,
           checkpointAgain: undefined,
+          held: undefined,
+          holding: undefined,
           settles: [],
           logs: [],
           flushLock: Semaphore.makeUnsafe(1),
@@ -412,7 +452,7 @@ export class Execution extends Context.Service<
         run.since = yield* Clock.currentTimeMillis
         // Not interrupted halfway (a call or the timer's flush may start it, and the run be stopped meanwhile): a row
         // written but not noted here would make the run's end clash with itself.
-        if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(recordOnce(run)))
+        if (unrecorded !== undefined) run.record = yield* Effect.cached(Effect.uninterruptible(Effect.map(recordOnce(run), (ok) => ok ?? true)))
         run.program = yield* make(tracker(run, replay, recorded), (line, index) => void run.logs.push({ line, index })).pipe(
           Effect.catchDefect((defect) => Effect.succeed(failing(`The program could not be started: ${describe(defect)}`))),
         )

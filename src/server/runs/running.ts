@@ -5,7 +5,7 @@ import type * as Fiber from "effect/Fiber"
 import type * as Semaphore from "effect/Semaphore"
 import type * as SqlError from "effect/sql/SqlError"
 import type { RunCalls } from "../calls.ts"
-import type { OnLog, Program } from "../executor.ts"
+import type { Checkpoint, OnLog, Program } from "../executor.ts"
 import type { SettledCall } from "../store/calls.ts"
 import type { LoggedLine } from "../store/events.ts"
 import type { NewRun, RunRow } from "../store/runs.ts"
@@ -64,6 +64,13 @@ export interface Running {
   checkpointing: Deferred.Deferred<void> | undefined
   /** A checkpoint was asked for while one was being saved (Program.checkpoint `now`, or not). */
   checkpointAgain: "now" | "later" | undefined
+  /**
+   * The state before an idempotent call, taken and not written yet (background.ts `checkpointer`): a run that
+   * ends soon after writes it with its end.
+   */
+  held: Checkpoint | undefined
+  /** Ends the wait of the state held (its run returned, or reached another boundary); undefined while none waits. */
+  holding: Deferred.Deferred<void> | undefined
   /** Outcomes its program already has that are not written yet (RunCalls.settleLater), in the order they came. */
   readonly settles: Array<SettledCall>
   /** Lines logged and not yet written as events. */

@@ -10,7 +10,7 @@ import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import { BlockingCall, type Limits, type Result, type RunStatus, type SourceLocation } from "../api.ts"
-import type { RecordedCalls, SettledCall } from "./calls.ts"
+import type { NewCall, RecordedCalls, SettledCall } from "./calls.ts"
 import type { Current, Registrations, ToolsChanged } from "./tools.ts"
 import { type EventDraft, type LoggedLine, logEvents } from "./events.ts"
 
@@ -101,10 +101,16 @@ export interface NewRun {
    * only while they are still the tenant's, else the write fails with `ToolsChanged`. Undefined: not checked.
    */
   readonly toolsVersion?: number | undefined
+  /**
+   * The run's first call, begun as the run is recorded: written running in the same statement (CallStore.started),
+   * its `call.started` event after `run.created`. A new run that must be recorded before its first call leaves
+   * then costs one round trip, not two.
+   */
+  readonly call?: NewCall | undefined
 }
 
 /** A run that ended before its first host call and before any suspend, stored once with its history. */
-export interface EndedRun extends Omit<NewRun, "leaseMs"> {
+export interface EndedRun extends Omit<NewRun, "leaseMs" | "call"> {
   readonly status: "succeeded" | "failed"
   readonly result: Result
   /** Its logged lines (at most the streamed number) and whether later lines are only in the Result. */
@@ -181,6 +187,13 @@ export interface CheckpointAt {
   readonly keep: number
 }
 
+/** A state to keep as a run's next checkpoint (`checkpoint`), sealed, and where it sits. */
+export interface NewCheckpoint {
+  readonly snapshot: Uint8Array
+  readonly seal: string | null
+  readonly at: CheckpointAt
+}
+
 /** A kept state of a run with its bytes: what a fork starts from. */
 export interface KeptState {
   readonly seq: number
@@ -236,7 +249,8 @@ export class RunStore extends Context.Service<
      * stopped, has admitted calls the program's own Result no longer knows of. The row has its calls' `locations`.
      * Announces the change itself (a `changed` notice: Notifications.sentWith), as `claim` and `claimWoken` do.
      * `settled`: outcomes of the run's calls not recorded yet, recorded with its end as `CallStore.settled` records
-     * them, their events before the run's own (none of it when `owner` no longer owns the run).
+     * them, their events before the run's own (none of it when `owner` no longer owns the run). `checkpoint`: a
+     * state taken before the end and not kept yet, kept with it as `checkpoint` would have.
      */
     readonly finish: (
       id: string,
@@ -244,6 +258,7 @@ export class RunStore extends Context.Service<
       status: "succeeded" | "failed",
       result: Result,
       settled?: ReadonlyArray<SettledCall>,
+      checkpoint?: NewCheckpoint,
     ) => E<RunRow | undefined>
     /**
      * Saves a suspended run and releases it; running calls (interrupted idempotent ones) become queued. The state is

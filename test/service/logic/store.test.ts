@@ -221,6 +221,34 @@ for (const [name, layer] of stores) {
         }),
       )
 
+      it.effect("a run recorded with its first call: the call running with its location, its event after run.created, both once", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const events = yield* EventStore
+          const run = newRun()
+          const location = { line: 1, column: 14 }
+          const call = { key: `${run.id}:1`, path: "slow.echo", mode: "idempotent", input: { n: 1 }, location }
+          const row = yield* runs.insert({ ...run, call })
+          assert.strictEqual(row?.status, "running")
+          // A taken id stores neither.
+          assert.strictEqual(yield* runs.insert({ ...run, call: { ...call, key: `${run.id}:9` } }), undefined)
+          assert.strictEqual(yield* calls.journal(run.id, `${run.id}:9`), undefined)
+          const journal = yield* calls.journal(run.id, call.key)
+          assert.deepStrictEqual([journal?.path, journal?.mode, journal?.input, journal?.state], ["slow.echo", "idempotent", { n: 1 }, "running"])
+          assert.deepStrictEqual((yield* calls.pending([run.id])).get(run.id), [{ key: call.key, path: "slow.echo", state: "running", location }])
+          const history = yield* events.after(run.id, "0", 100)
+          assert.deepStrictEqual(history.map((e) => [e.id, e.type]), [["1", "run.created"], ["2", "call.started"]])
+          assert.deepStrictEqual(history[1]?.data, { key: call.key, path: "slow.echo", input: { n: 1 }, attempt: 1, location })
+          // The rest of its life is a recorded run's: the call settles and begins again, the run ends.
+          yield* calls.settled(run.id, [{ key: call.key, outcome: { ok: true, output: 2 } }])
+          assert.isTrue(yield* calls.started(run.id, "a", { ...call, key: `${run.id}:2` }))
+          const done = yield* runs.finish(run.id, "a", "succeeded", { ok: true, value: 2, toolCalls: [] })
+          assert.deepStrictEqual(done?.result?.toolCalls.map((c) => c.key), [call.key, `${run.id}:2`])
+          assert.deepStrictEqual(yield* types(run.id), ["run.created", "call.started", "call.settled", "call.started", "run.succeeded"])
+        }),
+      )
+
       it.effect("a call starts only while its replica owns the running run: another's start records nothing and says so", () =>
         Effect.gen(function* () {
           const runs = yield* RunStore
@@ -518,6 +546,32 @@ for (const [name, layer] of stores) {
           yield* elapse(300)
           assert.isAtLeast(yield* runs.pruneCheckpoints(200), 3)
           assert.deepStrictEqual(yield* runs.checkpoints("t", run.id), [])
+        }),
+      )
+
+      it.effect("a run's end keeps the checkpoint it is given, after the earlier ones, with the call it follows; an end refused keeps none", () =>
+        Effect.gen(function* () {
+          const runs = yield* RunStore
+          const calls = yield* CallStore
+          const run = newRun()
+          const key = `${run.id}:1`
+          yield* runs.insert({ ...run, call: { key, path: "p.echo", mode: "idempotent", input: { n: 1 } } })
+          yield* runs.checkpoint(run.id, "a", bytes("s0"), "sealed-s0", { calls: 0, lastKey: undefined, keep: 2 })
+          yield* runs.checkpoint(run.id, "a", bytes("s1"), "sealed-s1", { calls: 0, lastKey: undefined, keep: 2 })
+          const held = { snapshot: bytes("before"), seal: "sealed-before", at: { calls: 1, lastKey: key, keep: 2 } }
+          const result = { ok: true as const, value: 1, toolCalls: [{ path: "tools.p.echo", key }] }
+          // Not the owner: nothing is kept.
+          assert.strictEqual(yield* runs.finish(run.id, "b", "succeeded", result, [], held), undefined)
+          const done = yield* runs.finish(run.id, "a", "succeeded", result, [{ key, outcome: { ok: true, output: 1 } }], held)
+          assert.strictEqual(done?.status, "succeeded")
+          const kept = yield* runs.checkpoints("t", run.id)
+          assert.deepStrictEqual(
+            kept?.map((k) => [k.seq, k.calls, k.size, k.after?.key, k.after?.outcome]),
+            [[2, 0, 2, undefined, undefined], [3, 1, 6, key, { ok: true, output: 1 }]],
+          )
+          const state = (yield* runs.checkpointState("t", run.id, undefined))?.state
+          assert.deepStrictEqual(state && [state.seq, new TextDecoder().decode(state.snapshot), state.seal], [3, "before", "sealed-before"])
+          assert.strictEqual((yield* calls.journal(run.id, key))?.state, "settled")
         }),
       )
 

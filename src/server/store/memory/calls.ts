@@ -29,7 +29,7 @@ const settle = (tables: Tables, c: CallRecord, outcome: unknown, now: number) =>
 }
 
 /** A call begins, or begins again: recorded running, with its `call.started` event. */
-const start = (tables: Tables, runId: string, call: NewCall, now: number) => {
+export const beginCall = (tables: Tables, runId: string, call: NewCall, now: number) => {
   let c = tables.calls.get(callKey(runId, call.key))
   if (c === undefined) {
     c = {
@@ -65,7 +65,7 @@ const start = (tables: Tables, runId: string, call: NewCall, now: number) => {
 /** `CallStore.settled` in one step, which `RunStore.finish` takes too. */
 export const recordSettled = (tables: Tables, runId: string, calls: ReadonlyArray<SettledCall>, now: number): void => {
   for (const { key, outcome, attempt } of calls) {
-    if (attempt !== undefined) start(tables, runId, attempt, now)
+    if (attempt !== undefined) beginCall(tables, runId, attempt, now)
     const c = tables.calls.get(callKey(runId, key))
     if (c !== undefined) settle(tables, c, outcome, now)
   }
@@ -113,7 +113,7 @@ export const layer: Layer.Layer<CallStore, never, MemoryDatabase> = Layer.effect
       started: (runId, owner, call: NewCall) =>
         atomically((now) => {
           if (ownedRun(tables, runId, owner) === undefined) return false
-          start(tables, runId, call, now)
+          beginCall(tables, runId, call, now)
           return true
         }),
       accepted: (runId, key, data, timing) =>

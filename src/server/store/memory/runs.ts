@@ -21,7 +21,7 @@ import {
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../calls.ts"
 import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type RunRecord, type Tables } from "./database.ts"
-import { expiring, recordSettled } from "./calls.ts"
+import { beginCall, expiring, recordSettled } from "./calls.ts"
 import { ToolsChanged } from "../tools.ts"
 import { currentOf } from "./tools.ts"
 
@@ -155,6 +155,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           r.leaseExpiresAt = now + run.leaseMs
           tables.runs.set(run.id, r)
           appendEvent(tables, run.id, "run.created", createdData(run), now)
+          if (run.call !== undefined) beginCall(tables, run.id, run.call, now)
           return toRow(r, now)
         }),
       insertEnded: (run: EndedRun) =>
@@ -194,11 +195,12 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
         for (const r of tables.runs.values()) counts.set(r.status, (counts.get(r.status) ?? 0) + 1)
         return counts
       }),
-      finish: (id, owner, status, result, settled = []) =>
+      finish: (id, owner, status, result, settled = [], checkpoint) =>
         atomically((now) => {
           const r = ownedRun(tables, id, owner)
           if (r === undefined) return undefined
           recordSettled(tables, id, settled, now)
+          if (checkpoint !== undefined) keep(r, checkpoint.snapshot, checkpoint.seal, checkpoint.at, now)
           const journal = [...tables.calls.values()].filter((c) => c.runId === id)
           r.status = status
           r.result = jsonb(withJournal(result, journal))

@@ -24,12 +24,13 @@ import {
   type EndedRun,
   endedEvents,
   type ListQuery,
+  type NewCheckpoint,
   type NewRun,
   type RunRow,
   RunStore,
 } from "../runs.ts"
-import { CLAIM_JOURNAL_KEYS, type SettledCall } from "../calls.ts"
-import { logEvents } from "../events.ts"
+import { CLAIM_JOURNAL_KEYS, type NewCall, type SettledCall } from "../calls.ts"
+import { callEventKey, logEvents } from "../events.ts"
 import { ToolsChanged } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { expiringCalls, Journal, settling } from "./calls.ts"
@@ -178,6 +179,24 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const unlessStale = (run: NewRun | EndedRun) => (row: RunRow | undefined | "stale") =>
       row === "stale" ? Effect.fail(new ToolsChanged({ tenant: run.tenant })) : Effect.succeed(row)
 
+    /**
+     * CTEs of `insert` for a run recorded with its first call (NewRun.call): the call, running, and the run's first
+     * two events, numbered here. Nothing is announced: no client can have asked for the events of a run no statement
+     * has stored yet.
+     */
+    const firstCall = (run: NewRun, call: NewCall) => {
+      const started = { key: call.key, path: call.path, input: call.input ?? null, attempt: 1, ...(call.location === undefined ? {} : { location: call.location }) }
+      return sql`, c AS (
+            INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location)
+            SELECT id, ${call.key}::text, ${call.path}::text, ${call.mode}::text, ${json(call.input ?? null)}::jsonb, 'running', 1,
+                   ${call.callbackHash ?? null}::text, ${call.location === undefined ? null : json(call.location)}::jsonb FROM r
+          ), e AS (
+            INSERT INTO events (run_id, seq, type, data, key)
+            SELECT id, v.seq, v.type, v.data, v.key FROM r, (VALUES (1, 'run.created', ${json(createdData(run))}::jsonb, NULL::text),
+              (2, 'call.started', ${json(started)}::jsonb, ${callEventKey("call.started", call.key, 1)}::text)) AS v(seq, type, data, key)
+          )`
+    }
+
     const insertOrStale = Effect.fnUntraced(function* (run: NewRun) {
       const row = yield* first(
         yield* sql`
@@ -189,7 +208,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             WHERE ${toolsCurrent(run)}
             ON CONFLICT (id) DO NOTHING
             RETURNING *
-          ), e AS (INSERT INTO events (run_id, seq, type, data) SELECT id, 1, 'run.created', ${json(createdData(run))} FROM r)
+          )${run.call === undefined ? sql`, e AS (INSERT INTO events (run_id, seq, type, data) SELECT id, 1, 'run.created', ${json(createdData(run))} FROM r)` : firstCall(run, run.call)}
           SELECT ${columns} FROM r`,
       )
       return row ?? (yield* notStored(run))
@@ -319,6 +338,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       status: "succeeded" | "failed",
       result: Result,
       settled: ReadonlyArray<SettledCall> = [],
+      checkpoint?: NewCheckpoint,
     ) {
       const settles = settled.length === 0 ? undefined : settling(sql, json, id, settled, sql`EXISTS (SELECT 1 FROM r)`)
       // The journal's calls the Result lacks: `listed` holds the keys of those it has.
@@ -332,11 +352,12 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
                   SELECT l.t, l.n, 0 AS o FROM jsonb_array_elements(given.result->'toolCalls') WITH ORDINALITY AS l(t, n)
                   UNION ALL SELECT jsonb_build_object('path', 'tools.' || c.path, 'key', c.key), 0, 1 FROM calls c WHERE ${missing}
                 ) a)) END,
-            snapshot = NULL, owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()
+            snapshot = NULL, owner = NULL, lease_expires_at = NULL, control = NULL, version = version + 1, updated_at = now()${
+              checkpoint === undefined ? sql`` : sql`, checkpoint_seq = checkpoint_seq + 1`}
           FROM given
           WHERE id = ${id} AND ${owned(owner)}
           RETURNING runs.*
-        )${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
+        )${checkpoint === undefined ? sql`` : sql`, ${keep(id, checkpoint.snapshot, checkpoint.seal, checkpoint.at)}`}${settles === undefined ? sql`` : sql`, ${settles.ctes}`}, e AS (
           INSERT INTO events (run_id, type, data, key)
           SELECT x.run_id, x.type, x.data, x.key FROM (
             ${settles === undefined ? sql`` : sql`${settles.events} UNION ALL`}
