@@ -36,10 +36,11 @@ beforeAll(async () => {
   db = await createDatabase()
   acme = await keysCreate("acme")
   globex = await keysCreate("globex")
-  // n = 8 answers after the state before it has been held for the run's end long enough (HOLD_MS) to be written alone.
+  // n = 8 answers after the state before it has been held for the run's end long enough (HOLD_MS) to be written
+  // alone; n = 9 only once the run is long cancelled.
   receiver = await startReceiver((c) => {
     const n = (c.json.input as { n: number }).n
-    return n === 5 ? { status: 500, json: { error: "no" } } : { json: { output: c.json.input }, ...(n === 8 ? { delayMs: 150 } : {}) }
+    return n === 5 ? { status: 500, json: { error: "no" } } : { json: { output: c.json.input }, ...(n === 8 ? { delayMs: 150 } : n === 9 ? { delayMs: 5000 } : {}) }
   })
   const server = await replica()
   const tool = { description: "a step", input: { type: "object" }, url: receiver.url, mode: "idempotent" }
@@ -128,6 +129,19 @@ describe("checkpoints of a run", () => {
       expect(fork.body.status, JSON.stringify(fork.body)).toBe("succeeded")
       expect(fork.body.forkedFrom).toStrictEqual({ run: run.body.id, checkpoint: 1 })
       expect(receiver.calls.filter((c) => c.json.runId === fork.body.id)).toStrictEqual([])
+    } finally {
+      await server.close()
+    }
+  })
+
+  it("taken before a call are kept when the run is cancelled while they wait for its end", async () => {
+    const server = await replica()
+    try {
+      const run = await request(server.url, "POST", "/v1/runs", { code: "await tools.steps.do({ n: 9 }); 21", wait: false }, as(acme))
+      await eventually(async () => (receiver.calls.some((c) => c.json.runId === run.body.id) ? true : undefined), 10_000, 2)
+      expect((await request(server.url, "POST", `/v1/runs/${run.body.id}/cancel`, {}, as(acme))).body.status).toBe("cancelled")
+      const kept: Array<any> = (await request(server.url, "GET", `/v1/runs/${run.body.id}/checkpoints`, undefined, as(acme))).body.checkpoints
+      expect(kept.map((k) => [k.seq, k.calls, k.after.input])).toStrictEqual([[1, 1, { n: 9 }]])
     } finally {
       await server.close()
     }

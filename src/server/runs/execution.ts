@@ -357,6 +357,9 @@ export class Execution extends Context.Service<
 
       const saveStopped = Effect.fnUntraced(function* (s: Saving) {
         const { run, row } = s
+        // A state held for the run's end is kept before the run is ended: the store keeps no checkpoint after that.
+        const held = takeHeld(run)
+        if (held !== undefined) yield* keepHeld(run, held)
         yield* flushLogs(run)
         if (run.stop === "cancel") {
           const done = yield* store.cancel(row.tenant, row.id, { owner: me })
