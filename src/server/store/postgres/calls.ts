@@ -71,6 +71,15 @@ const startedEvents = (sql: SqlClient.SqlClient) => sql`
   FROM sg JOIN cb ON cb.key = sg.c->>'key'`
 
 /**
+ * A call beginning, as `CallStore.started` writes it, as CTEs of a statement (`sg`, `cb`; none unless `when`
+ * holds), and the SELECT of its `call.started` event (`run_id, n, o, type, data, key`).
+ */
+export const starting = (sql: SqlClient.SqlClient, json: Json, runId: string, call: NewCall, when: Statement.Fragment) => ({
+  ctes: beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", when),
+  events: startedEvents(sql),
+})
+
+/**
  * `CallStore.settled` as CTEs of a statement (`sg`; `cb` when a call began again, `cs` when one did not), decided by
  * `when`, and the SELECT of the events to insert (`run_id, n, o, type, data, key`, in order by `n, o`): each call's
  * `call.started` when it began again, then its `call.settled`. `RunStore.finish` writes them with the run's end.
@@ -152,10 +161,11 @@ export const layer: Layer.Layer<CallStore, never, PgClient.PgClient | SqlClient.
     // claim waits for this statement to commit.
     const started = Effect.fnUntraced(function* (runId: string, owner: string, call: NewCall) {
       const owned = sql`EXISTS (SELECT 1 FROM runs WHERE id = ${runId} AND ${only(sql, sql`owner = ${owner} AND status = 'running'`)} FOR SHARE)`
+      const { ctes, events } = starting(sql, json, runId, call, owned)
       const rows = yield* sql`
-        WITH ${beginning(sql, json, runId, [{ key: call.key, outcome: undefined, attempt: call }], "running", owned)}, e AS (
+        WITH ${ctes}, e AS (
           INSERT INTO events (run_id, type, data, key)
-          SELECT e.run_id, e.type, e.data, e.key FROM (${startedEvents(sql)}) e, ${notifying(sql, "events", "e.run_id")}
+          SELECT e.run_id, e.type, e.data, e.key FROM (${events}) e, ${notifying(sql, "events", "e.run_id")}
           ON CONFLICT (run_id, key) WHERE key IS NOT NULL DO NOTHING
         )
         SELECT 1 FROM cb`

@@ -30,10 +30,10 @@ import {
   RunStore,
 } from "../runs.ts"
 import { CLAIM_JOURNAL_KEYS, type NewCall, type SettledCall } from "../calls.ts"
-import { callEventKey, logEvents } from "../events.ts"
+import { logEvents } from "../events.ts"
 import { ToolsChanged } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
-import { expiringCalls, Journal, settling } from "./calls.ts"
+import { expiringCalls, Journal, settling, starting } from "./calls.ts"
 import { decodeRows, notifying, only as onlyIf, retrying, transactional } from "./shared.ts"
 import { currentIn, Registered, registrationColumns, toolsVersion } from "./tools.ts"
 
@@ -180,20 +180,16 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
       row === "stale" ? Effect.fail(new ToolsChanged({ tenant: run.tenant })) : Effect.succeed(row)
 
     /**
-     * CTEs of `insert` for a run recorded with its first call (NewRun.call): the call, running, and the run's first
-     * two events, numbered here. Nothing is announced: no client can have asked for the events of a run no statement
-     * has stored yet.
+     * CTEs of `insert` for a run recorded with its first call (NewRun.call): the call as `CallStore.started` begins it,
+     * and the run's first two events, numbered here. Nothing is announced: no client can have asked for the events of
+     * a run no statement has stored yet.
      */
     const firstCall = (run: NewRun, call: NewCall) => {
-      const started = { key: call.key, path: call.path, input: call.input ?? null, attempt: 1, ...(call.location === undefined ? {} : { location: call.location }) }
-      return sql`, c AS (
-            INSERT INTO calls (run_id, key, path, mode, input, state, attempts, callback_hash, location)
-            SELECT id, ${call.key}::text, ${call.path}::text, ${call.mode}::text, ${json(call.input ?? null)}::jsonb, 'running', 1,
-                   ${call.callbackHash ?? null}::text, ${call.location === undefined ? null : json(call.location)}::jsonb FROM r
-          ), e AS (
+      const { ctes, events } = starting(sql, json, run.id, call, sql`EXISTS (SELECT 1 FROM r)`)
+      return sql`, ${ctes}, e AS (
             INSERT INTO events (run_id, seq, type, data, key)
-            SELECT id, v.seq, v.type, v.data, v.key FROM r, (VALUES (1, 'run.created', ${json(createdData(run))}::jsonb, NULL::text),
-              (2, 'call.started', ${json(started)}::jsonb, ${callEventKey("call.started", call.key, 1)}::text)) AS v(seq, type, data, key)
+            SELECT id, 1, 'run.created', ${json(createdData(run))}::jsonb, NULL::text FROM r
+            UNION ALL SELECT s.run_id, 2, s.type, s.data, s.key FROM (${events}) s
           )`
     }
 
