@@ -23,7 +23,7 @@ import { CLAIM_JOURNAL_KEYS, type JournalEntry, type RecordedCalls } from "../ca
 import { appendEvent, callKey, journalEntry, jsonb, MemoryDatabase, ownedRun, type RunRecord, type Tables } from "./database.ts"
 import { beginCall, expiring, recordSettled } from "./calls.ts"
 import { ToolsChanged } from "../tools.ts"
-import { currentOf } from "./tools.ts"
+import { currentOf, versionOf } from "./tools.ts"
 
 /**
  * A running run whose lease expired, not one of `executing` (this replica's own): what takeOver takes, and cancel
@@ -74,7 +74,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
     /** `atomically`, for a new run only while its tenant's registrations are at the version it started with. */
     const current = <A>(run: NewRun | EndedRun, f: (now: number) => A) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        run.toolsVersion !== undefined && run.toolsVersion !== (tables.toolVersions.get(run.tenant) ?? 0)
+        run.toolsVersion !== undefined && run.toolsVersion !== versionOf(tables, run.tenant)
           ? Effect.fail(new ToolsChanged({ tenant: run.tenant }))
           : Effect.succeed(f(now)),
       )
@@ -109,7 +109,7 @@ export const layer: Layer.Layer<RunStore, never, MemoryDatabase> = Layer.effect(
           snapshot: r.snapshot ?? new Uint8Array(),
           seal: r.seal,
           journal: journalOf(r.id),
-          registrations: known !== undefined && (tables.toolVersions.get(r.tenant) ?? 0) === known ? undefined : currentOf(tables, r.tenant, now),
+          registrations: known !== undefined && versionOf(tables, r.tenant) === known ? undefined : currentOf(tables, r.tenant, now),
         }
       })
 

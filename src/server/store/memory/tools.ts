@@ -20,15 +20,18 @@ const registrationsOf = (tables: Tables, tenant: string, now: number): Registrat
     .map((n) => ({ path: n.path, description: n.description })),
 })
 
+/** The version of the tenant's registrations (migrations/0017): 0 before their first change. */
+export const versionOf = (tables: Tables, tenant: string): number => tables.toolVersions.get(tenant) ?? 0
+
 /** `ToolStore.current` at `now`: a claim reads it with the run it takes. */
 export const currentOf = (tables: Tables, tenant: string, now: number): Current => {
   const overlaps = ofTenant(tables, tenant).flatMap((t) => (t.previousUntil !== undefined && t.previousUntil > now ? [t.previousUntil] : []))
-  return { registrations: registrationsOf(tables, tenant, now), version: tables.toolVersions.get(tenant) ?? 0, until: Math.min(Infinity, ...overlaps) }
+  return { registrations: registrationsOf(tables, tenant, now), version: versionOf(tables, tenant), until: Math.min(Infinity, ...overlaps) }
 }
 
 /** Raises the tenant's version when `changed` (migrations/0017's trigger); answers `changed`. */
 const raise = (tables: Tables, tenant: string, changed: boolean): boolean => {
-  if (changed) tables.toolVersions.set(tenant, (tables.toolVersions.get(tenant) ?? 0) + 1)
+  if (changed) tables.toolVersions.set(tenant, versionOf(tables, tenant) + 1)
   return changed
 }
 

@@ -35,7 +35,7 @@ import { ToolsChanged } from "../tools.ts"
 import { batched, MAX_BATCH } from "./batch.ts"
 import { expiringCalls, Journal, settling, starting } from "./calls.ts"
 import { decodeRows, notifying, only as onlyIf, retrying, transactional } from "./shared.ts"
-import { currentIn, Registered, registrationColumns, toolsVersion } from "./tools.ts"
+import { currentIn, Registered, registrationColumns, toolsVersion, versionOf } from "./tools.ts"
 
 const RunColumns = {
   id: Schema.String,
@@ -167,7 +167,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
     const toolsCurrent = (run: NewRun | EndedRun) =>
       run.toolsVersion === undefined
         ? sql`true`
-        : sql`coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = ${run.tenant}::text), 0) = ${run.toolsVersion}::bigint`
+        : sql`${versionOf(sql, sql`${run.tenant}::text`)} = ${run.toolsVersion}::bigint`
     /**
      * Why a new run's write stored nothing: "stale" when its tenant's registrations have changed since the version
      * it started with (versions only rise, so a later read tells), else (undefined) its id was taken.
@@ -270,7 +270,7 @@ export const layer: Layer.Layer<RunStore, never, PgClient.PgClient | SqlClient.S
             tools_version bigint)
         ), fresh AS (
           SELECT * FROM given g
-          WHERE g.tools_version IS NULL OR g.tools_version = coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = g.tenant), 0)
+          WHERE g.tools_version IS NULL OR g.tools_version = ${versionOf(sql, sql.literal("g.tenant"))}
         ), r AS (
           INSERT INTO runs (id, tenant, status, code, limits, tools, result, version, request_hash, seed, forked_from, seal)
           SELECT id, tenant, status, code, limits, nullif(tools, 'null'), result, 1, request_hash, seed,

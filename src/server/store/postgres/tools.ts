@@ -75,9 +75,13 @@ export const registrationColumns = (sql: SqlClient.SqlClient, tenant: string, un
      WHERE t.tenant = ${t} AND t.previous_secret_until > now())::float8`)} AS previous_until`
 }
 
-/** The version of the tenant's registrations (migrations/0017) as the column `tools_version`, for a FROM list. */
+/** The version of the registrations of the tenant `tenant` holds (migrations/0017): 0 before their first change. */
+export const versionOf = (sql: SqlClient.SqlClient, tenant: Statement.Fragment): Statement.Fragment =>
+  sql`coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = ${tenant}), 0)`
+
+/** `versionOf` the tenant the column or value `tenant` names, as the column `tools_version`, for a FROM list. */
 export const toolsVersion = (sql: SqlClient.SqlClient, tenant: string): Statement.Fragment =>
-  sql`LATERAL (SELECT coalesce((SELECT v.version FROM tool_versions v WHERE v.tenant = ${sql.literal(tenant)}), 0)::float8 AS tools_version) AS tv`
+  sql`LATERAL (SELECT ${versionOf(sql, sql.literal(tenant))}::float8 AS tools_version) AS tv`
 
 export const layer: Layer.Layer<ToolStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   ToolStore,
