@@ -141,11 +141,17 @@ export class ToolRegistry extends Context.Service<
         return selected(everything, filter)
       })
 
-      /** The tenant's registrations as last read here, read anew when not kept, when `fresh`, or once they expired. */
+      /** The tenant's registrations as last read here, while they hold (until a rotated-out secret's overlap ends). */
+      const held = (tenant: string) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          const current = kept.given(tenant)
+          return current !== undefined && now < current.until ? current : undefined
+        })
+
+      /** `held`, or read anew when there are none, or when `fresh`. */
       const current = Effect.fnUntraced(function* (tenant: string, fresh: boolean) {
-        const now = yield* Clock.currentTimeMillis
-        const held = fresh ? undefined : kept.given(tenant)
-        if (held !== undefined && now < held.until) return { current: held, read: false }
+        const still = fresh ? undefined : yield* held(tenant)
+        if (still !== undefined) return { current: still, read: false }
         // Stale or not (a change may land meanwhile), what a run starts with is checked at its first write.
         return { current: kept.keep(tenant, yield* store.current(tenant)), read: true }
       })
@@ -161,12 +167,6 @@ export class ToolRegistry extends Context.Service<
         }
         return { registrations: selected(registrations, filter), version }
       })
-
-      const held = (tenant: string) =>
-        Effect.map(Clock.currentTimeMillis, (now) => {
-          const current = kept.given(tenant)
-          return current !== undefined && now < current.until ? current : undefined
-        })
 
       const read = (tenant: string, current: Current) =>
         Effect.sync(() => {
