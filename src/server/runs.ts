@@ -234,7 +234,9 @@ export class Runs extends Context.Service<
       /**
        * Starts a new run with its tenant's registrations as kept here (`fresh`: read anew). Its first write fails
        * with `ToolsChanged` when they changed before it (ToolRegistry): nothing of it was stored nor sent, and
-       * `create` starts it again.
+       * `create` starts it again, then recorded before it executes (`fresh`): its first write comes right after the
+       * read, not after however long the program computes first, so a tenant whose tools change more often than that
+       * cannot keep a run executing again and again.
        */
       const launch = Effect.fnUntraced(function* (fields: Omit<Unrecorded, "owner" | "requestHash" | "toolsVersion">, requestHash: string, wait: number, fresh: boolean) {
         const { id, tenant } = fields
@@ -243,7 +245,7 @@ export class Runs extends Context.Service<
         const { registrations, version } = yield* registry.forRun(tenant, fields.tools, fresh)
         const run: Unrecorded = { ...fields, owner: me, requestHash, toolsVersion: version }
         if ((yield* execution.requestOf(id)) !== undefined) return yield* existing(tenant, id, requestHash, wait)
-        if (wait > 0) {
+        if (wait > 0 && !fresh) {
           // Until the run ends, suspends or the wait passes, the client hears nothing: the row is written when it
           // must be, often once, at the end (Execution.launchUnrecorded). Undefined: a request for this id got
           // here first.

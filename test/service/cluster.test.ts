@@ -103,6 +103,33 @@ describe("replicas as processes", () => {
     expect((await request(a.url, "GET", `/v1/runs/${gone.id}`)).body.status).toBe("failed")
   })
 
+  // A run whose first write finds its registrations changed executes again (Runs.create); without being recorded first
+  // that time, a tenant whose tools change faster than the program computes before it writes keeps it executing.
+  it("a run whose tenant's tools keep changing while it computes is recorded first when it starts again", async () => {
+    // A records a run at its first call (before the call leaves), not after 100 ms: the program's whole computation
+    // lies between its registrations' read and its first write.
+    const a = await spawnReplica({ ...env(), CODEMODE_RECORD_AFTER_MS: "20000" })
+    replicas.push(a)
+    const b = await replica()
+    expect((await request(a.url, "POST", "/v1/runs", { code: "1 + 1" })).body.result).toMatchObject({ ok: true, value: 2 })
+    let answered = false
+    const churn = (async () => {
+      const until = Date.now() + 10_000
+      for (let n = 0; !answered && Date.now() < until; n++) {
+        await request(b.url, "PUT", "/v1/tools/churn.echo", { description: `change ${n}`, input: { type: "object" }, output: {}, url: receiver.url, mode: "plain" })
+      }
+      return answered
+    })()
+    // Computes for about a second (the tools change meanwhile), then calls a tool.
+    const code = "let s = 0; for (let i = 0; i < 1e7; i++) s += i; const r = await tools.fast.echo({ n: 1 }); return r.echo.n"
+    const created = (await request(a.url, "POST", "/v1/runs", { code })).body
+    answered = true
+    // Answered while the tools were still changing, not once they stopped.
+    expect(await churn).toBe(true)
+    expect(created.result).toMatchObject({ ok: true, value: 1 })
+    expect(callsFor(created.id)).toHaveLength(1)
+  }, 60_000)
+
   it("a run resumed on A calls the tools as B changed them while it was suspended", async () => {
     const [a, b] = [await replica(), await replica()]
     // Suspended on A while its call waits; A then keeps the tenant's registrations (its claims are told their version).
