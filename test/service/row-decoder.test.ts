@@ -23,6 +23,7 @@ import { INVALID, rowDecoder } from "../../src/server/store/postgres/row-decoder
 import * as runs from "../../src/server/store/postgres/runs.ts"
 import { decodeRows } from "../../src/server/store/postgres/shared.ts"
 import * as tools from "../../src/server/store/postgres/tools.ts"
+import { claimRow, finishRow, run, tool } from "./fixtures/rows.ts"
 
 type Row = Schema.Decoder<unknown>
 const STORES: Record<string, Record<string, Row>> = {
@@ -83,62 +84,6 @@ const nulled = (schema: Row, row: Record<string, unknown>): Record<string, unkno
   return out
 }
 
-// --- realistic rows, as the pg client gives them ---------------------------------------------------------------
-
-const run = {
-  id: "run-7f3a",
-  tenant: "acme",
-  status: "suspended",
-  code: "const a = await tools.orders.lookup({ id: 1 }); return a",
-  limits: { timeoutMs: 30000, maxToolCalls: 50 },
-  tools: ["orders.lookup", "orders.cancel"],
-  result: null,
-  owner: null,
-  control: { id: "c1", action: "suspend", reply: { ok: false, kind: "Busy", message: "in a call", calls: [{ key: "run-7f3a:1", path: "orders.lookup" }] } },
-  version: 3,
-  seq: "1042",
-  request_hash: "sha256:9b2c",
-  seed: "42",
-  forked_from: { run: "run-1", checkpoint: 2 },
-  created_at: new Date("2026-12-07T01:00:00.000Z"),
-  updated_at: new Date("2026-12-07T01:00:05.250Z"),
-  lease_expired: false,
-}
-const tool = {
-  path: "orders.lookup",
-  description: "Find an order",
-  input_schema: { type: "object", properties: { id: { type: "number" } } },
-  output_schema: null,
-  url: "http://127.0.0.1:9/orders",
-  mode: "durable",
-  timeout_ms: 5000,
-  heartbeat_timeout_ms: null,
-  secret: "s3cret",
-  previous_secret: null,
-}
-const claimRow = {
-  ...run,
-  status: "running",
-  owner: "replica-a",
-  snapshot: Buffer.from([1, 2, 3, 4, 5, 6, 7, 8]),
-  seal: "hmac:abcd",
-  registered_tools: [tool, { ...tool, path: "orders.cancel", mode: "plain", output_schema: { type: "object" } }],
-  registered_namespaces: [{ path: "orders", description: "Orders" }],
-  previous_until: 1765069200000,
-  tools_version: 7,
-  journal: {
-    "run-7f3a:1": { path: "orders.lookup", mode: "durable", input: { id: 1 }, state: "settled", data: null, outcome: { ok: true, output: { total: 3 } } },
-    "run-7f3a:2": null,
-  },
-}
-const finishRow = {
-  ...run,
-  status: "succeeded",
-  result: { ok: true, value: { total: 3 }, toolCalls: [{ path: "orders.lookup", key: "run-7f3a:1", location: { line: 1, column: 17 } }] },
-  control: null,
-  locations: { "run-7f3a:1": { line: 1, column: 17 } },
-}
-
 describe("row decoders", () => {
   it("cover every schema a store decodes, and each has a fast decoder", () => {
     const dir = path.join(import.meta.dirname, "../../src/server/store/postgres")
@@ -155,6 +100,25 @@ describe("row decoders", () => {
     const withNulls = rows.slice(0, 20).map((r) => nulled(schema, r as Record<string, unknown>))
     for (const r of withNulls) expect(Exit.isSuccess(schemaDecode(schema, r))).toBe(true)
     expect(disagreements(schema, decode, [...rows, ...withNulls])).toEqual([])
+  })
+
+  it("agree with it too where code cannot be made from strings (each struct then decoded by a loop)", () => {
+    const real = globalThis.Function
+    const refused = function () {
+      throw new EvalError("Code generation from strings disallowed for this context")
+    } as unknown as FunctionConstructor
+    globalThis.Function = refused
+    try {
+      for (const [name, schema] of ALL) {
+        const decode = rowDecoder(schema)!
+        expect(decode.name, name).not.toBe("decodeRow")
+        const rows = samples(schema, 40, 13)
+        expect(disagreements(schema, decode, [...rows, ...rows.slice(0, 5).map((r) => nulled(schema, r as Record<string, unknown>))]), name).toEqual([])
+      }
+    } finally {
+      globalThis.Function = real
+    }
+    expect(rowDecoder(runs.rowSchemas.Finished)!.name).toBe("decodeRow")
   })
 
   it("agree on the claim and finish rows of a resume, whole and with their nullable columns null", () => {
