@@ -29,6 +29,8 @@ const RunId = Schema.Struct({ run_id: Schema.String })
 const Outcome = Schema.Struct({ state: Schema.String, outcome: Schema.Unknown })
 const Completed = Schema.Struct({ run_id: Schema.String, key: Schema.String })
 const Settled = Schema.Struct({ run_id: Schema.String, key: Schema.String, outcome: Schema.Unknown })
+/** The row schemas this store decodes (`decodeRows`): the row decoders' test holds each to the Schema decode. */
+export const rowSchemas = { Pending, Located, Journal, KeyPath, CancelledRow, Beat, RunId, Outcome, Completed, Settled }
 
 type Json = (value: unknown) => Statement.Fragment
 

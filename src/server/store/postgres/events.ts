@@ -12,6 +12,8 @@ import { EventStore, type LoggedLine, logEvents } from "../events.ts"
 import { decodeRows, retrying } from "./shared.ts"
 
 const EventRow = Schema.Struct({ seq: Schema.String, type: Schema.String, data: Schema.Unknown, created_at: Schema.Date })
+/** The row schemas this store decodes (`decodeRows`): the row decoders' test holds each to the Schema decode. */
+export const rowSchemas = { EventRow }
 
 export const layer: Layer.Layer<EventStore, never, PgClient.PgClient | SqlClient.SqlClient> = Layer.effect(
   EventStore,

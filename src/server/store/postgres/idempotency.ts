@@ -12,6 +12,8 @@ const Stored = Schema.Struct({
   content_type: Schema.NullOr(Schema.String),
   body: Schema.NullOr(Schema.String),
 })
+/** The row schemas this store decodes (`decodeRows`): the row decoders' test holds each to the Schema decode. */
+export const rowSchemas = { Stored }
 
 export const layer: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
   IdempotencyStore,

@@ -15,6 +15,8 @@ const KeyRaw = Schema.Struct({
   created_at: Schema.Date,
   revoked: Schema.Boolean,
 })
+/** The row schemas this store decodes (`decodeRows`): the row decoders' test holds each to the Schema decode. */
+export const rowSchemas = { Tenant, Any, KeyRaw }
 
 export const layer: Layer.Layer<KeyStore, never, SqlClient.SqlClient> = Layer.effect(
   KeyStore,

@@ -98,6 +98,8 @@ const State = Schema.Struct({ seq: Schema.Number, snapshot: Schema.Uint8Array, s
 /** What the database decides of a run stored whole: the rest of its row is what was written. */
 const StoredEnded = Schema.Struct({ id: Schema.String, seq: Schema.String, created_at: Schema.Date, result: Schema.Unknown })
 const storedEnded = decodeRows(StoredEnded)
+/** The row schemas this store decodes (`decodeRows`): the row decoders' test holds each to the Schema decode. */
+export const rowSchemas = { RunRaw, ClaimedRaw, Finished, Recovered, Cancelled, Renewed, DueRaw, StatusCount, Kept, Pruned, State, StoredEnded }
 
 const toRow = (r: typeof RunRaw.Type): RunRow => ({
   id: r.id,

@@ -7,6 +7,7 @@ import * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import { retryFailures } from "../../retry.ts"
 import { isTransient } from "../errors.ts"
+import { INVALID, rowDecoder } from "./row-decoder.ts"
 
 type E<A> = Effect.Effect<A, SqlError.SqlError>
 
@@ -45,15 +46,41 @@ export const transactional =
 /**
  * Rows as the schema says they are. A row that does not match is a defect (the schema and the migrations
  * disagree), not a failure a caller could handle.
+ *
+ * The rows are checked and copied by the schema's plain-code decoder (row-decoder.ts) when it has one: the Schema
+ * decode builds an Effect per field, and the claim and finish rows of every resume went through it. A row that
+ * decoder does not accept, and a schema it does not know, take the Schema decode, whose defect says why.
  */
 export const decodeRows = <T>(schema: Schema.Decoder<T>): ((rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<T>>) => {
   let decode = decoders.get(schema)
   if (decode === undefined) {
     const rows = Schema.decodeUnknownEffect(Schema.Array(schema))
-    decode = (raw) => rows(raw).pipe(Effect.orDie)
+    const slow = (raw: ReadonlyArray<unknown>) => rows(raw).pipe(Effect.orDie)
+    const row = rowDecoder(schema)
+    decode = row === undefined ? slow : (raw) => {
+      let out: ReadonlyArray<unknown> | typeof INVALID
+      try {
+        out = decodeEach(row, raw)
+      } catch {
+        out = INVALID // a throwing getter or check: the Schema decode makes it the defect it makes of it
+      }
+      return out === INVALID ? slow(raw) : Effect.succeed(out)
+    }
     decoders.set(schema, decode)
   }
   return decode as (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<T>>
+}
+
+/** Every row by `row`, into a new array (as `Schema.Array` gives), or INVALID at the first it does not accept. */
+const decodeEach = (row: (u: unknown) => unknown, raw: ReadonlyArray<unknown>): ReadonlyArray<unknown> | typeof INVALID => {
+  if (!Array.isArray(raw)) return INVALID
+  const out = new Array<unknown>(raw.length)
+  for (let i = 0; i < raw.length; i++) {
+    const v = row(raw[i])
+    if (v === INVALID) return INVALID
+    out[i] = v
+  }
+  return out
 }
 
 /**

@@ -33,6 +33,8 @@ export const Registered = Schema.Struct({
 const All = Schema.Struct({ tenant: Schema.String, ...Registered.fields })
 const Path = Schema.Struct({ path: Schema.String })
 const Secret = Schema.Struct({ secret: Schema.String })
+/** The row schemas this store decodes (`decodeRows`): the row decoders' test holds each to the Schema decode. */
+export const rowSchemas = { All, Path, Secret }
 
 const toRow = (r: typeof ToolRaw.Type): ToolRow => ({
   path: r.path,
