@@ -10,8 +10,7 @@
  * only its declared keys, in declared order, an optional key absent stays absent, and a key counts as present when
  * `key in row` (own for `__proto__`); a Record (string keys) builds a new object over `Object.keys`; an Array a new
  * array; a union takes its first member, in order, that accepts the value; a Literal gives the literal; String,
- * Number (NaN too), Boolean, Null, Unknown, Date and Uint8Array give the value itself (not copied). A struct's
- * decoder is the source of a function of its own (`generated`), as a loop over its columns is several times slower.
+ * Number (NaN too), Boolean, Null, Unknown, Date and Uint8Array give the value itself (not copied).
  */
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
@@ -166,10 +165,6 @@ const struct = (ast: SchemaAST.Objects): Decode => {
   const names = properties.map((p) => (typeof p.name === "string" ? p.name : unsupported()))
   const optional = properties.map((p) => p.type.context?.isOptional === true)
   const fields = properties.map((p) => compile(p.type))
-  return (names.includes("__proto__") ? undefined : generated(properties, names, optional, fields)) ?? interpreted(names, optional, fields)
-}
-
-const interpreted = (names: ReadonlyArray<string>, optional: ReadonlyArray<boolean>, fields: ReadonlyArray<Decode>): Decode => {
   const n = names.length
   return (u) => {
     if (!isRecordLike(u)) return INVALID
@@ -185,70 +180,6 @@ const interpreted = (names: ReadonlyArray<string>, optional: ReadonlyArray<boole
       assign(out, name, v)
     }
     return out
-  }
-}
-
-/**
- * The same as `interpreted`, as the source of a function of its own: each column read, checked and stored at a site
- * of its own, which V8 keeps monomorphic (the loop's keyed reads and stores see every column and are many times
- * slower). Column names enter the source only as JSON string literals; the decoders of the columns are arguments.
- * Where code cannot be made from strings, `interpreted` does the same.
- */
-const generated = (
-  properties: ReadonlyArray<SchemaAST.PropertySignature>,
-  names: ReadonlyArray<string>,
-  optional: ReadonlyArray<boolean>,
-  fields: ReadonlyArray<Decode>,
-): Decode | undefined => {
-  const lines = names.map((name, i) => {
-    const key = JSON.stringify(name)
-    const invalid = inlineInvalid(properties[i]!.type)
-    const check = invalid === undefined ? `v = f${i}(u[${key}]); if (v === INVALID) return INVALID;` : `v = u[${key}]; if (${invalid}) return INVALID;`
-    return `  if (${key} in u) { ${check} out[${key}] = v } ${optional[i] ? "" : "else return INVALID"}`
-  })
-  const source = [
-    `"use strict"`,
-    `return function decodeRow(u) {`,
-    `  if (typeof u !== "object" || u === null || Array.isArray(u)) return INVALID`,
-    `  const out = {}`,
-    `  let v`,
-    ...lines,
-    `  return out`,
-    `}`,
-  ].join("\n")
-  try {
-    return new Function("INVALID", ...fields.map((_, i) => `f${i}`), source)(INVALID, ...fields) as Decode
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * For a column whose decode gives the value itself when it accepts it, the expression (of `v`) that is true when it
- * does not; undefined for the rest (their decoder is called).
- */
-const inlineInvalid = (ast: SchemaAST.AST): string | undefined => {
-  if (ast.checks !== undefined) return undefined
-  switch (ast._tag) {
-    case "String":
-      return `typeof v !== "string"`
-    case "Number":
-      return `typeof v !== "number"`
-    case "Boolean":
-      return `typeof v !== "boolean"`
-    case "Null":
-      return `v !== null`
-    case "Unknown":
-      return `false`
-    case "Literal":
-      return typeof ast.literal === "string" || typeof ast.literal === "boolean" ? `v !== ${JSON.stringify(ast.literal)}` : undefined
-    case "Union": {
-      if (ast.options?.mode === "oneOf" || ast.types.length === 0) return undefined
-      const members = ast.types.map(inlineInvalid)
-      return members.every((m) => m !== undefined) ? members.map((m) => `(${m})`).join(" && ") : undefined
-    }
-    default:
-      return undefined
   }
 }
 
