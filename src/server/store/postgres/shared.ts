@@ -54,33 +54,22 @@ export const transactional =
 export const decodeRows = <T>(schema: Schema.Decoder<T>): ((rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<T>>) => {
   let decode = decoders.get(schema)
   if (decode === undefined) {
-    const rows = Schema.decodeUnknownEffect(Schema.Array(schema))
+    const array = Schema.Array(schema)
+    const rows = Schema.decodeUnknownEffect(array)
     const slow = (raw: ReadonlyArray<unknown>) => rows(raw).pipe(Effect.orDie)
-    const row = rowDecoder(schema)
-    decode = row === undefined ? slow : (raw) => {
-      let out: ReadonlyArray<unknown> | typeof INVALID
+    const fast = rowDecoder(array)
+    decode = fast === undefined ? slow : (raw) => {
+      let out: unknown
       try {
-        out = decodeEach(row, raw)
+        out = fast(raw)
       } catch {
         out = INVALID // a throwing getter or check: the Schema decode makes it the defect it makes of it
       }
-      return out === INVALID ? slow(raw) : Effect.succeed(out)
+      return out === INVALID ? slow(raw) : Effect.succeed(out as ReadonlyArray<unknown>)
     }
     decoders.set(schema, decode)
   }
   return decode as (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<T>>
-}
-
-/** Every row by `row`, into a new array (as `Schema.Array` gives), or INVALID at the first it does not accept. */
-const decodeEach = (row: (u: unknown) => unknown, raw: ReadonlyArray<unknown>): ReadonlyArray<unknown> | typeof INVALID => {
-  if (!Array.isArray(raw)) return INVALID
-  const out = new Array<unknown>(raw.length)
-  for (let i = 0; i < raw.length; i++) {
-    const v = row(raw[i])
-    if (v === INVALID) return INVALID
-    out[i] = v
-  }
-  return out
 }
 
 /**
