@@ -310,12 +310,15 @@ export const makeCalls = (deps: CallDeps) => {
     )
 
   /**
-   * Sends again at once, in `scope`, the idempotent calls a resumed run had in flight (queued in `recorded`, its
-   * journal as its claim read it), while its state is restored in a child: the program makes each of them again
-   * first thing, and then takes the answer already under way (`call`) instead of waiting a webhook round trip after
-   * its restore. Each is a retry, with the same key and input, of a call that was sent, which an idempotent call
-   * allows; but only under a sealed row, and only to a tool the run may still call idempotently. Answers the effect
-   * that interrupts those the program did not take (run it when the run ends here), or undefined when none was sent.
+   * Sends again, in `scope`, the idempotent calls a resumed run had in flight (queued in `recorded`, its journal as
+   * its claim read it), while its state is restored in a child: the program makes each of them again first thing,
+   * and then takes the answer already under way (`call`) instead of waiting a webhook round trip after its restore.
+   * Each is sent by a fiber forked unstarted, which the scheduler starts on its next turn: after the launch that
+   * follows has sent the state to its child (Child.launch), so the restore begins first (building and writing the
+   * request took ~0.4 ms of the service's time before the state left). Each is a retry, with the same key and
+   * input, of a call that was sent, which an idempotent call allows; but only under a sealed row, and only to a tool
+   * the run may still call idempotently. Answers the effect that interrupts those the program did not take (run it
+   * when the run ends here), or undefined when none was sent.
    */
   const resend = (
     runId: string,
@@ -332,7 +335,7 @@ export const makeCalls = (deps: CallDeps) => {
       }
       if (again.length === 0) return Effect.succeed(undefined)
       const send = ({ key, tool, input }: (typeof again)[number]) =>
-        Effect.forkIn(webhooks.call(tool, { key, runId, input }), scope, { startImmediately: true }).pipe(Effect.map((fiber) => void resent.set(key, { input, fiber })))
+        Effect.forkIn(webhooks.call(tool, { key, runId, input }), scope).pipe(Effect.map((fiber) => void resent.set(key, { input, fiber })))
       const untaken = Effect.forEach(
         again,
         ({ key }) =>

@@ -128,7 +128,7 @@ export class Child {
    */
   send(message: ToChild): void {
     if (!this.alive || !this.process.connected) return
-    if (this.outbox.push(message) === 1) setImmediate(this.flush)
+    if (this.outbox.push(message) === 1) this.flushing = setImmediate(this.flush)
   }
 
   /**
@@ -139,19 +139,30 @@ export class Child {
   launch(launch: Launch): void {
     const { catalog, ...message } = launch
     const known = this.catalogs.given(catalog.text)
-    if (known !== undefined) return this.send({ ...message, catalog: known })
-    this.send({ ...message, catalog: this.catalogs.keep(catalog.text, ++this.lastCatalog), content: catalog.content })
+    if (known !== undefined) this.send({ ...message, catalog: known })
+    else this.send({ ...message, catalog: this.catalogs.keep(catalog.text, ++this.lastCatalog), content: catalog.content })
+    // A resume's restore is the longest step of its request, and nothing else of that request goes to this child:
+    // its state leaves now, with whatever waits before it, rather than after the turn's other I/O (its resent
+    // webhook's request, the claim's notice).
+    if (message.type === "resume") this.flushNow()
   }
 
   private readonly catalogs = new Kept<string, number>(CATALOGS_KEPT)
   private lastCatalog = 0
 
   private outbox: Array<ToChild> = []
+  private flushing: ReturnType<typeof setImmediate> | undefined
   private readonly flush = (): void => {
+    this.flushing = undefined
     const messages = this.outbox
     this.outbox = []
-    if (!this.alive || !this.process.connected) return
+    if (messages.length === 0 || !this.alive || !this.process.connected) return
     this.process.send(messages.length === 1 ? messages[0]! : { type: "batch", messages }, (error) => void error)
+  }
+
+  private flushNow(): void {
+    if (this.flushing !== undefined) clearImmediate(this.flushing)
+    this.flush()
   }
 
   /** Stops the child now; its runs end with `death` (those it names as culprits) or are retried. */
