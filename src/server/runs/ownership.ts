@@ -243,12 +243,23 @@ export class Ownership extends Context.Service<
 
       // The sweep, on every replica: one read says which of its steps have work, so an idle replica makes one
       // statement a round instead of a transaction for each step.
+      // A run woken by a completion is continued by the replica that recorded it (Runs.complete), or by the one that
+      // expired its call (here): the sweep continues only a run it found wakeable in its previous round too, one whose
+      // wake was lost with its replica, rather than race that replica's claim for every completion.
       let pruned = -Infinity
+      let wakeable = new Set<string>()
       yield* Effect.gen(function* () {
         if (yield* execution.draining) return
         const due = yield* store.due(10, yield* execution.ids)
-        if (due.expiring) for (const runId of yield* callStore.expire) yield* notifications.publish({ type: "events", runId })
-        for (const r of due.wakeable) yield* wake(r.id)
+        if (due.expiring) {
+          for (const runId of new Set(yield* callStore.expire)) {
+            yield* notifications.publish({ type: "events", runId })
+            yield* wake(runId)
+          }
+        }
+        const seen = wakeable
+        wakeable = new Set(due.wakeable.map((r) => r.id))
+        for (const r of due.wakeable) if (seen.has(r.id)) yield* wake(r.id)
         // Kept states past their retention go, checked once per PRUNE_MS (or per retention, when shorter): a week's
         // retention needs no statement every second. The index on created_at keeps this cheap when none has.
         const now = yield* Clock.currentTimeMillis
