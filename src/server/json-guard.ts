@@ -41,7 +41,8 @@ const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "example"
 /** Definitions are rendered only where a `$ref` points into them. */
 const DEFINITIONS = new Set(["$defs", "definitions"])
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+/** A JSON object: not null, not an array. */
+export const isObject = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const resolve = (root: unknown, ref: string): unknown => {
   if (ref === "#") return root

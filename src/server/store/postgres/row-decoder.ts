@@ -14,6 +14,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
+import { isObject } from "../../json-guard.ts"
 
 /** What a fast decoder gives for a value it does not accept (the Schema decode then says why). */
 export const INVALID: unique symbol = Symbol("invalid row")
@@ -149,8 +150,6 @@ const array = (ast: SchemaAST.Arrays): Decode => {
   }
 }
 
-const isRecordLike = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
 /** Effect's `assignProperty`: an own `__proto__` key is defined, not set (which would change the prototype). */
 const assign = (out: Record<string, unknown>, key: string, value: unknown): void => {
   if (key === "__proto__") Object.defineProperty(out, key, { value, writable: true, enumerable: true, configurable: true })
@@ -167,7 +166,7 @@ const struct = (ast: SchemaAST.Objects): Decode => {
   const fields = properties.map((p) => compile(p.type))
   const n = names.length
   return (u) => {
-    if (!isRecordLike(u)) return INVALID
+    if (!isObject(u)) return INVALID
     const out: Record<string, unknown> = {}
     for (let i = 0; i < n; i++) {
       const name = names[i]!
@@ -190,7 +189,7 @@ const record = (ast: SchemaAST.Objects): Decode => {
   if (index.parameter !== SchemaAST.string) unsupported()
   const value = compile(index.type)
   return (u) => {
-    if (!isRecordLike(u)) return INVALID
+    if (!isObject(u)) return INVALID
     const out: Record<string, unknown> = {}
     const keys = Object.keys(u)
     for (let i = 0; i < keys.length; i++) {
