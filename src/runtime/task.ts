@@ -45,7 +45,17 @@ export class CallbackRequest {
     this.thisArg = thisArg
   }
   get args(): ReadonlyArray<Value> {
-    return this.argv.slice(0, this.argc)
+    const v = this.argv
+    switch (this.argc) {
+      case 2:
+        return [v[0], v[1]]
+      case 3:
+        return [v[0], v[1], v[2]]
+      case 4:
+        return [v[0], v[1], v[2], v[3]]
+      default:
+        return v.slice(0, this.argc)
+    }
   }
   with2(a: Value, b: Value): EngineRequest {
     const argv = this.argv
