@@ -315,7 +315,8 @@ export const makeCalls = (deps: CallDeps) => {
    * and then takes the answer already under way (`call`) instead of waiting a webhook round trip after its restore.
    * Each is sent by a fiber forked unstarted, which the scheduler starts on its next turn: after the launch that
    * follows has sent the state to its child (Child.launch), so the restore begins first (building and writing the
-   * request took ~0.4 ms of the service's time before the state left). Each is a retry, with the same key and
+   * request took ~0.4 ms of the service's time before the state left) — unless the state is restored already
+   * (`restored`: Executor.ahead), when the requests leave at once. Each is a retry, with the same key and
    * input, of a call that was sent, which an idempotent call allows; but only under a sealed row, and only to a tool
    * the run may still call idempotently. Answers the effect that interrupts those the program did not take (run it
    * when the run ends here), or undefined when none was sent.
@@ -325,6 +326,7 @@ export const makeCalls = (deps: CallDeps) => {
     registrations: Registrations,
     recorded: RecordedCalls | undefined,
     scope: Scope.Scope,
+    restored: boolean,
   ): Effect.Effect<Effect.Effect<void> | undefined> =>
     Effect.suspend(() => {
       const again: Array<{ readonly key: string; readonly tool: ToolRow; readonly input: unknown }> = []
@@ -335,7 +337,7 @@ export const makeCalls = (deps: CallDeps) => {
       }
       if (again.length === 0) return Effect.succeed(undefined)
       const send = ({ key, tool, input }: (typeof again)[number]) =>
-        Effect.forkIn(webhooks.call(tool, { key, runId, input }), scope).pipe(Effect.map((fiber) => void resent.set(key, { input, fiber })))
+        Effect.forkIn(webhooks.call(tool, { key, runId, input }), scope, { startImmediately: restored }).pipe(Effect.map((fiber) => void resent.set(key, { input, fiber })))
       const untaken = Effect.forEach(
         again,
         ({ key }) =>

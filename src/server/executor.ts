@@ -173,11 +173,29 @@ export interface SearchQuery {
   readonly limit?: number | undefined
 }
 
+/**
+ * Resumes begun ahead of their claim. An executor that saw a run suspend keeps its state for a while; when the run
+ * is about to be resumed (its claim is under way) it restores that state and holds everything the program asks for,
+ * until `resume` is given the very same state — which continues it — or the run is dropped.
+ */
+export interface Ahead {
+  /** Begins restoring the run's state, when this executor kept it. */
+  readonly prepare: (runId: string) => Effect.Effect<void>
+  /** Whether a restore `prepare` began for this run waits to be continued. */
+  readonly prepared: (runId: string) => boolean
+  /** The run will not be resumed now (its claim failed): what `prepare` began is dropped. */
+  readonly discard: (runId: string) => Effect.Effect<void>
+  /** How many prepared runs a resume continued (`adopted`) and how many were dropped unused. */
+  readonly counts: () => { readonly adopted: number; readonly dropped: number }
+}
+
 export class Executor extends Context.Service<
   Executor,
   {
     readonly program: (spec: ProgramSpec) => Effect.Effect<Program>
     readonly resume: (spec: ResumeSpec) => Effect.Effect<Program, SnapshotInvalid>
+    /** Optional: restoring, ahead of a resume's claim, a state the executor saw its run suspend with. */
+    readonly ahead?: Ahead
     /** The TypeScript signature of each tool, as a program sees it. */
     readonly catalog: (tools: ReadonlyArray<ToolShape>) => ReadonlyArray<CatalogEntry>
     /** Why the engine would refuse this tool (its schemas, its path), or undefined when it accepts it. */

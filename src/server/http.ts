@@ -276,6 +276,7 @@ const SystemHandlers = HttpApiBuilder.group(
     const metrics = yield* Metrics
     const runs = yield* Runs
     const store = yield* RunStore
+    const executor = yield* Executor
     const latest = latestMigration()
     return handlers
       .handle("health", () => Effect.succeed({ status: "ok" as const }))
@@ -296,7 +297,7 @@ const SystemHandlers = HttpApiBuilder.group(
       .handle("metrics", () =>
         Effect.gen(function* () {
           const byStatus = yield* store.countByStatus.pipe(Effect.timeout("2 seconds"))
-          return metrics.render(byStatus, { codemode_active_runs: yield* runs.activeCount })
+          return metrics.render(byStatus, { codemode_active_runs: yield* runs.activeCount }, executor.ahead?.counts())
         }).pipe(
           Effect.catchTags({
             SqlError: () => Effect.fail(new Unavailable(detail("DatabaseUnavailable", "The database does not answer"))),
@@ -384,7 +385,7 @@ export const routes = Layer.mergeAll(
         builtWith([ToolRegistry, Executor, Webhooks, ServerConfig, Authorization, IdempotencyMiddleware], ToolsHandlers),
         builtWith([Runs, Authorization, IdempotencyMiddleware], CallsHandlers),
         builtWith([Runs], CallbacksHandlers),
-        builtWith([SqlClient.SqlClient, Metrics, Runs, RunStore], SystemHandlers),
+        builtWith([SqlClient.SqlClient, Metrics, Runs, RunStore, Executor], SystemHandlers),
       ).pipe(Layer.provideMerge(Layer.merge(Auth.layer, Idempotency.layer))),
     ),
   ),

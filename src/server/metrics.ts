@@ -27,8 +27,15 @@ export class Metrics extends Context.Service<
     readonly resumed: () => void
     /** A run of a replica that died was taken over by this replica. */
     readonly recovered: () => void
-    /** The exposition text, with the runs by status (`RunStore.countByStatus`) and any extra gauges. */
-    readonly render: (byStatus: ReadonlyMap<string, number>, gauges?: Readonly<Record<string, number>>) => string
+    /**
+     * The exposition text, with the runs by status (`RunStore.countByStatus`), any extra gauges, and how many
+     * resumes continued a run restored ahead of its claim (`prepared`, from the executor, when it prepares).
+     */
+    readonly render: (
+      byStatus: ReadonlyMap<string, number>,
+      gauges?: Readonly<Record<string, number>>,
+      prepared?: { readonly adopted: number; readonly dropped: number },
+    ) => string
   }
 >()("codemode/server/Metrics") {
   static readonly layer: Layer.Layer<Metrics> = Layer.effect(
@@ -41,7 +48,11 @@ export class Metrics extends Context.Service<
       let resumes = 0
       let recoveries = 0
 
-      const render = (byStatus: ReadonlyMap<string, number>, gauges: Readonly<Record<string, number>> = {}) => {
+      const render = (
+        byStatus: ReadonlyMap<string, number>,
+        gauges: Readonly<Record<string, number>> = {},
+        prepared?: { readonly adopted: number; readonly dropped: number },
+      ) => {
         const out: Array<string> = []
         out.push("# HELP codemode_runs Runs by status (all replicas, from the database).", "# TYPE codemode_runs gauge")
         for (const s of STATUSES) out.push(`codemode_runs{status="${s}"} ${byStatus.get(s) ?? 0}`)
@@ -75,6 +86,14 @@ export class Metrics extends Context.Service<
           "# TYPE codemode_recoveries_total counter",
           `codemode_recoveries_total ${recoveries}`,
         )
+        if (prepared !== undefined) {
+          out.push(
+            "# HELP codemode_resumes_prepared_total Runs restored ahead of their claim: continued by the resume (adopted), or dropped.",
+            "# TYPE codemode_resumes_prepared_total counter",
+            `codemode_resumes_prepared_total{outcome="adopted"} ${prepared.adopted}`,
+            `codemode_resumes_prepared_total{outcome="dropped"} ${prepared.dropped}`,
+          )
+        }
         for (const [name, value] of Object.entries(gauges)) out.push(`# TYPE ${name} gauge`, `${name} ${value}`)
         return out.join("\n") + "\n"
       }

@@ -13,7 +13,7 @@ import { ServerConfig } from "../config.ts"
 import { type Checkpoint, Executor, fromLibrary, type NamespaceBinding, type OnLog, type Program, SuspendRefused, type ToolBinding } from "../executor.ts"
 import { snapshotKey, type SnapshotKeyMissing } from "../snapshot-key.ts"
 import { Pool } from "./pool.ts"
-import type { Answer, Child, GivenCatalog, Launch } from "./process.ts"
+import type { Answer, Child, GivenCatalog, Launch, ResumeLaunch } from "./process.ts"
 import type { ToolSpec } from "./protocol.ts"
 
 const specOf = (t: ToolBinding): ToolSpec => ({ path: t.path, description: t.description, input: t.input, output: t.output, mode: t.mode })
@@ -39,12 +39,61 @@ const catalogOf = (tools: ReadonlyArray<ToolBinding>, namespaces: ReadonlyArray<
   return catalog
 }
 
+/** What a kept resume holds in memory, about: its state and its code. */
+const weight = (launch: ResumeLaunch): number => launch.state.length + (launch.replay?.code.length ?? 0)
+
+/**
+ * The resumes of the runs that left this replica suspended, by run id, most recent last: what `prepare` restores
+ * ahead of a claim. Bounded by the length of their states and code; a run's entry goes when it is prepared or
+ * launched again.
+ */
+class Suspends {
+  private readonly launches = new Map<string, ResumeLaunch>()
+  private bytes = 0
+  private readonly maxBytes: number
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes
+  }
+  keep(launch: ResumeLaunch): void {
+    this.take(launch.runId)
+    if (weight(launch) > this.maxBytes / 16) return
+    this.launches.set(launch.runId, launch)
+    this.bytes += weight(launch)
+    for (const [runId] of this.launches) {
+      if (this.bytes <= this.maxBytes) break
+      this.take(runId)
+    }
+  }
+  take(runId: string): ResumeLaunch | undefined {
+    const launch = this.launches.get(runId)
+    if (launch === undefined) return undefined
+    this.launches.delete(runId)
+    this.bytes -= weight(launch)
+    return launch
+  }
+}
+
+/** What is kept for `prepare`: a few thousand small runs (a small suspended run's state is a few KB). */
+const SUSPENDS_KEPT_BYTES = 16 * 1024 * 1024
+
+/** The resume of a run that was launched with `start` and then suspended with `state`, as a claim would make it. */
+const resumeOf = (start: Launch, state: Uint8Array): ResumeLaunch => ({
+  type: "resume",
+  runId: start.runId,
+  state,
+  replay: start.type === "start" ? { code: start.code, limits: start.limits, seed: start.seed } : start.replay,
+  fork: undefined,
+  catalog: start.catalog,
+  log: start.log,
+})
+
 const refusedBy = (answer: Answer): Effect.Effect<Checkpoint | undefined, SuspendRefused> =>
   answer === undefined ? Effect.succeed(undefined) : answer.ok ? Effect.succeed(answer.checkpoint) : Effect.fail(new SuspendRefused(answer.refusal))
 
 /** The executor over a pool. The catalog, tool checks and search need no isolation: they only render schemas. */
 const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshotKey: string | undefined): Executor["Service"] => {
   const local = fromLibrary(library, { snapshotKey })
+  const suspends = new Suspends(SUSPENDS_KEPT_BYTES)
   const program = (
     runId: string,
     start: Launch,
@@ -53,8 +102,15 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
     limits: Limits | undefined,
   ): Program => {
     const current: { child: Child | undefined } = { child: undefined }
+    suspends.take(runId)
     return {
-      run: pool.run(runId, start, tools, onLog, limits?.timeoutMs ?? pool.options.defaultTimeoutMs, current),
+      run: pool.run(runId, start, tools, onLog, limits?.timeoutMs ?? pool.options.defaultTimeoutMs, current).pipe(
+        Effect.tap((outcome) =>
+          Effect.sync(() => {
+            if (outcome.ok === "suspended") suspends.keep(resumeOf(start, outcome.state))
+          }),
+        ),
+      ),
       suspend: Effect.suspend(() => pool.request(current.child, runId, "suspend")).pipe(Effect.flatMap(refusedBy), Effect.asVoid),
       checkpoint: (now) => Effect.suspend(() => pool.request(current.child, runId, "checkpoint", now)).pipe(Effect.flatMap(refusedBy)),
     }
@@ -96,6 +152,16 @@ const pooled = (library: Parameters<typeof fromLibrary>[0], pool: Pool, snapshot
           spec.replay?.limits,
         ),
       ),
+    ahead: {
+      prepare: (runId) =>
+        Effect.sync(() => {
+          const launch = suspends.take(runId)
+          if (launch !== undefined) pool.prepare(launch, launch.replay?.limits.timeoutMs ?? pool.options.defaultTimeoutMs)
+        }),
+      prepared: (runId) => pool.prepared(runId),
+      discard: (runId) => Effect.sync(() => pool.discard(runId)),
+      counts: () => pool.speculation,
+    },
     catalog: local.catalog,
     check: local.check,
     search: local.search,

@@ -13,9 +13,32 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import type { Result } from "../api.ts"
 import type { OnLog, Outcome, ToolBinding } from "../executor.ts"
-import { type Answer, Child, type Hosted, type Launch, type PoolOptions, type Settled } from "./process.ts"
+import { canonical } from "../canonical.ts"
+import { type Answer, Child, type Holding, type Hosted, type Launch, type PoolOptions, type ResumeLaunch, type Settled } from "./process.ts"
 
 let nextRequest = 0
+
+/** How long a run restored ahead of its claim waits to be adopted before it is dropped. */
+const HELD_MS = 5_000
+
+/** A run restored ahead of its claim (`Pool.prepare`), held until a resume adopts it. */
+interface Held {
+  readonly child: Child
+  readonly entry: Hosted & { readonly held: Holding }
+  readonly launch: ResumeLaunch
+  readonly timer: ReturnType<typeof setTimeout>
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && Buffer.compare(a, b) === 0
+
+/** The same resume: the same state, catalog, replay and logging, and not a fork (a prepared run never is). */
+const sameResume = (held: Held["launch"], given: Launch): boolean =>
+  given.type === "resume" &&
+  given.fork === undefined &&
+  given.log === held.log &&
+  given.catalog.text === held.catalog.text &&
+  sameBytes(given.state, held.state) &&
+  canonical(given.replay ?? null) === canonical(held.replay ?? null)
 
 const failedWith = (message: string): Result => ({ ok: false, error: { kind: "ExecutionFailure", message }, toolCalls: [] })
 
@@ -25,6 +48,9 @@ export class Pool {
   private closed = false
   private readonly watchdog: ReturnType<typeof setInterval>
   private seq = 0
+  private readonly held = new Map<string, Held>()
+  /** Runs prepared ahead of their claim that a resume adopted, and that were dropped unused. */
+  readonly speculation = { adopted: 0, dropped: 0 }
 
   readonly options: PoolOptions
 
@@ -110,6 +136,79 @@ export class Pool {
     return [...this.shared, ...this.quarantined]
   }
 
+  /**
+   * Restores a run's state ahead of its claim: a resume that will likely follow (its replica suspended it) finds it
+   * restored, and the program's first call already asked. Everything its child says of it is held (`Hosted.held`):
+   * nothing it asks for is done until `run` is given the very same resume and adopts it, or it is dropped — when
+   * `discard`ed, when another resume comes, or after HELD_MS.
+   */
+  prepare(launch: Held["launch"], timeoutMs: number): void {
+    if (this.closed || this.held.has(launch.runId)) return
+    const child = this.pick()
+    if (!child.isReady || child.runs.has(launch.runId)) return
+    const runId = launch.runId
+    let ended!: () => void
+    const gone = new Promise<void>((resolve) => (ended = resolve))
+    const entry: Held["entry"] = {
+      runId,
+      tools: new Map(),
+      onLog: undefined,
+      deadline: Date.now() + timeoutMs,
+      calls: new Map(),
+      callsMade: 0,
+      skipLogs: 0,
+      logged: 0,
+      // Its child died, or said it ended (it was dropped): it is gone.
+      settle: () => {
+        this.discard(runId)
+        if (child.runs.get(runId) === entry) child.runs.delete(runId)
+        ended()
+      },
+      held: { messages: [], dropped: false, gone },
+    }
+    child.runs.set(runId, entry)
+    child.launch(launch)
+    const timer = setTimeout(() => this.discard(runId), HELD_MS)
+    timer.unref()
+    this.held.set(runId, { child, entry, launch, timer })
+  }
+
+  /** Whether a run prepared ahead of its claim waits to be adopted. */
+  prepared(runId: string): boolean {
+    return this.held.has(runId)
+  }
+
+  /**
+   * Drops a prepared run: its child is told to stop it, and it stays in its child's table, saying nothing, until
+   * the child answers that it ended (a run launched there with its id waits for that: `run`).
+   */
+  discard(runId: string): void {
+    const held = this.held.get(runId)
+    if (held === undefined) return
+    this.held.delete(runId)
+    clearTimeout(held.timer)
+    this.speculation.dropped++
+    held.entry.held.dropped = true
+    if (held.child.runs.get(runId) !== held.entry) return
+    // Its child stops it; a call it waits on uninterruptibly fails, so that it can.
+    held.child.send({ type: "cancel", runId })
+    for (const m of held.entry.held.messages.splice(0)) if (m.type === "call") held.child.send({ type: "reply", id: m.id, ok: false, message: "The run was dropped" })
+  }
+
+  /** The prepared run `start` may continue (then no longer held here), or undefined (a different one is dropped). */
+  private adopt(start: Launch): Held | undefined {
+    const held = this.held.get(start.runId)
+    if (held === undefined) return undefined
+    if (!sameResume(held.launch, start) || !held.child.alive || held.child.runs.get(start.runId) !== held.entry) {
+      this.discard(start.runId)
+      return undefined
+    }
+    this.held.delete(start.runId)
+    clearTimeout(held.timer)
+    this.speculation.adopted++
+    return held
+  }
+
   /** Runs `start` on a child until it ends: on a shared child, then (when that child died under it) on its own. */
   run(
     runId: string,
@@ -120,6 +219,8 @@ export class Pool {
     current: { child: Child | undefined },
   ): Effect.Effect<Outcome> {
     const byPath = new Map(tools.map((t) => [t.path, t]))
+    // Taken when the run begins: a prepared run is adopted only by a resume that runs.
+    let adopted: Held | undefined
     const attempt = (child: Child, skipLogs: number) =>
       Effect.callback<{ settled: Settled; hosted: Hosted }>((resume) => {
         let hosted: Hosted | undefined
@@ -151,9 +252,16 @@ export class Pool {
             child.retry = [...child.retry, runId]
             return entry.settle({ type: "died", death: child.death ?? { culprits: new Set(), message: "The process for this run could not start" } })
           }
+          const restored = adopted?.child === child ? adopted.entry.held.messages : undefined
+          adopted = undefined
+          // Restored already: what its child said of it meanwhile is acted on now, in order.
+          if (restored !== undefined) return restored.forEach((message) => child.receive(message))
           child.launch(start)
         }
-        if (child.isReady) begin(true)
+        // A dropped prepared run of this id leaves its child's table first: what it said is not this run's.
+        const dropped = child.runs.get(runId)?.held?.gone
+        if (dropped !== undefined && adopted?.entry !== child.runs.get(runId)) void dropped.then(() => begin(child.alive))
+        else if (child.isReady) begin(true)
         else void child.ready.then(begin)
         return Effect.callback<void>((done) => {
           interrupted = true
@@ -174,7 +282,10 @@ export class Pool {
         )
       })
 
-    return drive(this, runId, current, attempt)
+    return Effect.suspend(() => {
+      adopted = this.adopt(start)
+      return drive(this, adopted?.child, runId, current, attempt)
+    })
   }
 
   /** Asks the child hosting a run to suspend it or to take a checkpoint (`now`: Program.checkpoint); `undefined` when it has none. */
@@ -201,11 +312,12 @@ export class Pool {
  */
 const drive = Effect.fnUntraced(function* (
   pool: Pool,
+  first: Child | undefined,
   runId: string,
   current: { child: Child | undefined },
   attempt: (child: Child, skipLogs: number) => Effect.Effect<{ settled: Settled; hosted: Hosted }>,
 ) {
-  let child: Child | undefined = pool.pick()
+  let child: Child | undefined = first ?? pool.pick()
   let delivered = 0
   for (;;) {
     const on: Child = child

@@ -54,7 +54,24 @@ export interface Hosted {
   skipLogs: number
   logged: number
   settle: (settled: Settled) => void
+  /** A run restored ahead of its claim (Pool.prepare), until a resume adopts it. */
+  readonly held?: Holding
 }
+
+/**
+ * What a child said of a run restored ahead of its claim, kept unread until a resume adopts the run (then read in
+ * order). A dropped run stays in its child's table until the child says it `ended` (`gone`), so that nothing it said
+ * is taken for a later run with its id; meanwhile each call it makes fails at once (a call it waits on would keep it
+ * from stopping: a durable start is not interrupted).
+ */
+export interface Holding {
+  readonly messages: Array<RunMessage>
+  dropped: boolean
+  readonly gone: Promise<void>
+}
+
+/** What a child says of one of its runs, but that it ended (which it says of a run it was told to cancel). */
+export type RunMessage = Extract<ToParent, { type: "call" | "log" | "outcome" }>
 
 export type Answer = Extract<ToParent, { type: "answer" }> | undefined
 
@@ -67,6 +84,7 @@ export interface GivenCatalog {
 type StartOrResume = Extract<ToChild, { type: "start" | "resume" }>
 /** A start or a resume as the pool is given it: with its catalog, which `Child.launch` numbers for its child. */
 export type Launch<M extends StartOrResume = StartOrResume> = M extends unknown ? Omit<M, "catalog" | "content"> & { readonly catalog: GivenCatalog } : never
+export type ResumeLaunch = Extract<Launch, { type: "resume" }>
 
 export class Child {
   readonly process: ChildProcess
@@ -172,7 +190,14 @@ export class Child {
     this.process.kill("SIGKILL")
   }
 
-  private receive(message: Exclude<ToParent, { type: "ready" | "batch" }>): void {
+  /** What the child said of a run: acted on, or kept while the run is held. */
+  receive(message: Exclude<ToParent, { type: "ready" | "batch" }>): void {
+    // A held run ends only when dropped (its cancel's answer): that is settled as for any run.
+    if (message.type === "call" || message.type === "log" || message.type === "outcome") {
+      const held = this.runs.get(message.runId)?.held
+      if (held?.dropped === true && message.type === "call") return this.send({ type: "reply", id: message.id, ok: false, message: "The run was dropped" })
+      if (held !== undefined) return void held.messages.push(message)
+    }
     switch (message.type) {
       case "pong":
         this.lastPong = Date.now()
@@ -216,6 +241,9 @@ export class Child {
       }
       case "abort": {
         for (const hosted of this.runs.values()) {
+          // A held run's call was never made: it is forgotten with its abort.
+          const at = hosted.held?.messages.findIndex((m) => m.type === "call" && m.id === message.id) ?? -1
+          if (at >= 0) return void hosted.held!.messages.splice(at, 1)
           const fiber = hosted.calls.get(message.id)
           if (fiber !== undefined) return void Effect.runFork(Fiber.interrupt(fiber))
         }
@@ -250,7 +278,7 @@ export class Child {
         : `The process running this run stopped unexpectedly (${signal ?? `exit code ${code}`})`,
     }
     this.death = death
-    this.retry = [...this.runs.values()].filter((h) => h.callsMade === 0 && !death.culprits.has(h.runId)).map((h) => h.runId)
+    this.retry = [...this.runs.values()].filter((h) => h.held === undefined && h.callsMade === 0 && !death.culprits.has(h.runId)).map((h) => h.runId)
     for (const answer of this.requests.values()) answer(undefined)
     this.requests.clear()
     for (const hosted of [...this.runs.values()]) hosted.settle({ type: "died", death })

@@ -176,7 +176,8 @@ export class Ownership extends Context.Service<
       ) {
         const registrations = selected(everything ?? (yield* registry.all(row.tenant)), row.tools)
         const replay = row.forkedFrom === null ? { code: row.code, limits: row.limits, seed: row.seed ?? undefined } : undefined
-        const untaken = state === undefined ? undefined : yield* calls.resend(row.id, registrations, recorded, scope)
+        const restored = executor.ahead?.prepared(row.id) ?? false
+        const untaken = state === undefined ? undefined : yield* calls.resend(row.id, registrations, recorded, scope, restored)
         return yield* launch(
           row,
           true,
@@ -197,12 +198,21 @@ export class Ownership extends Context.Service<
           ? Effect.succeed(held?.registrations)
           : Effect.as(registry.read(tenant, claimed.registrations), claimed.registrations.registrations)
 
+      const discard = (id: string) => (executor.ahead === undefined ? Effect.void : executor.ahead.discard(id))
+
       const resume = Effect.fnUntraced(function* (tenant: string, id: string) {
         // The claim reads the tenant's tools with the run unless those kept here are current; the claimed row's
         // `tools` filter is applied to them here.
         const held = yield* registry.held(tenant)
-        const claimed = yield* store.claim(tenant, id, me, config.leaseMs, held?.version)
-        if (claimed === undefined) return undefined
+        // The state this replica saw the run suspend with is restored while the claim is under way (begun once the
+        // claim's statement has left: a fiber starts on the scheduler's next turn); the claim's state, if the same,
+        // continues it (isolation/pool.ts `prepare`), and nothing it asks for is done before.
+        if (executor.ahead !== undefined) yield* Effect.forkChild(executor.ahead.prepare(id))
+        const claimed = yield* store.claim(tenant, id, me, config.leaseMs, held?.version).pipe(Effect.onError(() => discard(id)))
+        if (claimed === undefined) {
+          yield* discard(id)
+          return undefined
+        }
         metrics.resumed()
         yield* notifications.sentWith({ type: "changed", runId: id })
         const registrations = yield* registrationsOf(tenant, claimed, held)
