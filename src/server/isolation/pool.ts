@@ -190,7 +190,7 @@ export class Pool {
     this.speculation.dropped++
     held.entry.held.dropped = true
     if (held.child.runs.get(runId) !== held.entry) return
-    // Its child stops it; a call it waits on uninterruptibly fails, so that it can.
+    // Its child stops it; the calls it waits on fail unperformed (one in a durable `wait` asks to `cancel` as it stops).
     held.child.send({ type: "cancel", runId })
     for (const m of held.entry.held.messages.splice(0)) if (m.type === "call") held.child.send({ type: "reply", id: m.id, ok: false, message: "The run was dropped" })
   }

@@ -61,8 +61,8 @@ export interface Hosted {
 /**
  * What a child said of a run restored ahead of its claim, kept unread until a resume adopts the run (then read in
  * order). A dropped run stays in its child's table until the child says it `ended` (`gone`), so that nothing it said
- * is taken for a later run with its id; meanwhile each call it makes fails at once (a call it waits on would keep it
- * from stopping: a durable start is not interrupted).
+ * is taken for a later run with its id; meanwhile each call it makes fails at once, unperformed (stopping a run in a
+ * durable call's `wait` makes it ask the tool to `cancel`, and it waits for that answer: the job is the real run's).
  */
 export interface Holding {
   readonly messages: Array<RunMessage>
