@@ -5,30 +5,18 @@
  * Real replicas (the VM in a pool of one process, so a dropped run and the run that follows share it) over Postgres.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { clientFor, createDatabase, eventually, request, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
+import { clientFor, createDatabase, eventually, keyGates, request, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
 let receiver: Awaited<ReturnType<typeof startReceiver>>
 let started: Array<Replica> = []
-let gates = new Map<string, () => void>()
-let opened = new Set<string>()
-
-/** `t.gate` answers a call of a key only once the test opened that key (the calls waiting then, and every later one). */
-const gate = (key: string) =>
-  opened.has(key)
-    ? Promise.resolve()
-    : new Promise<void>((open) => {
-        const previous = gates.get(key)
-        gates.set(key, () => {
-          previous?.()
-          open()
-        })
-      })
+/** `t.gate` answers a call only once the test opens its key. */
+const gates = keyGates()
 
 beforeAll(async () => {
   db = await createDatabase()
   receiver = await startReceiver(async (call) => {
-    await gate(call.json.key)
+    await gates.wait(call.json.key)
     return { json: { output: `answered ${(call.json.input as { n: number }).n}` } }
   })
   const api = clientFor((await replica()).url)
@@ -38,9 +26,7 @@ beforeAll(async () => {
 })
 
 afterEach(async () => {
-  for (const open of gates.values()) open()
-  gates = new Map()
-  opened = new Set()
+  gates.openAll()
   await Promise.all(started.map((r) => r.close()))
   started = []
   await sqlOn(db.url, "UPDATE runs SET auto_resume = false, wake = false WHERE status = 'suspended'")
@@ -59,10 +45,7 @@ const replica = async () => {
 
 const callsOf = (key: string) => receiver.calls.filter((c) => c.json.key === key)
 const waitForCalls = (key: string, n: number) => eventually(async () => (callsOf(key).length >= n ? true : undefined))
-const open = (key: string) => {
-  opened.add(key)
-  gates.get(key)?.()
-}
+const open = gates.open
 
 /** The replica's `codemode_resumes_prepared_total` counts. */
 const prepared = async (r: Replica) => {
@@ -141,10 +124,12 @@ describe("resumes restored ahead of their claim", () => {
     const [a, b] = [await replica(), await replica()]
     const [onA, onB] = [clientFor(a.url), clientFor(b.url)]
     const { id, keys: [k1, k2] } = await suspendedInFirstCall(onA)
+    const resuming = onB.run((c) => c.runs.resume({ params: { id }, payload: { wait: "30s" } }))
+    await waitForCalls(k1, 2)
     open(k1)
+    await waitForCalls(k2, 1)
     open(k2)
-    const done = await onB.run((c) => c.runs.resume({ params: { id }, payload: { wait: "30s" } }))
-    expect(done.status).toBe("succeeded")
+    expect((await resuming).status).toBe("succeeded")
     const calls = [callsOf(k1).length, callsOf(k2).length]
 
     const refused = await request(a.url, "POST", `/v1/runs/${id}/resume`, {})

@@ -257,6 +257,29 @@ export const request = async (
 }
 
 /** Polls `f` until it returns a defined value or the time runs out. */
+/**
+ * Gates by key, for a test's webhook to answer a call only when the test says: `wait(key)` resolves once the test
+ * opens that key (every wait pending then; a later one waits for the next open), and `openAll` ends them all.
+ */
+export const keyGates = () => {
+  let waiting = new Map<string, () => void>()
+  return {
+    wait: (key: string) =>
+      new Promise<void>((open) => {
+        const previous = waiting.get(key)
+        waiting.set(key, () => {
+          previous?.()
+          open()
+        })
+      }),
+    open: (key: string): void => waiting.get(key)?.(),
+    openAll: (): void => {
+      for (const open of waiting.values()) open()
+      waiting = new Map()
+    },
+  }
+}
+
 export const eventually = async <A>(f: () => Promise<A | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<A> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {

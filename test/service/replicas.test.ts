@@ -9,31 +9,22 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { Run } from "../../src/client/index.ts"
 import { Notifications } from "../../src/server/notifications.ts"
 import * as Fake from "./fake-executor.ts"
-import { clientFor, createDatabase, eventually, request, sealOf, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
+import { clientFor, createDatabase, eventually, keyGates, request, sealOf, sqlOn, startReceiver, startReplica, type Replica } from "./helpers.ts"
 
 let db: Awaited<ReturnType<typeof createDatabase>>
 let receiver: Awaited<ReturnType<typeof startReceiver>>
 let started: Array<Replica> = []
-let gates = new Map<string, () => void>()
-
 /**
  * `t.gate` answers a key only once the test opens that key's gate (calls before that hang until the caller gives
  * up); `t.plain` is the same tool registered as plain; `t.echo` answers at once.
  */
-const gate = (key: string) =>
-  new Promise<void>((open) => {
-    const previous = gates.get(key)
-    gates.set(key, () => {
-      previous?.()
-      open()
-    })
-  })
+const gates = keyGates()
 
 beforeAll(async () => {
   db = await createDatabase()
   receiver = await startReceiver(async (call) => {
     if (call.json.path === "t.echo") return { json: { output: call.json.input } }
-    await gate(call.json.key)
+    await gates.wait(call.json.key)
     return { json: { output: `answered ${call.json.key}` } }
   })
   const a = await replica()
@@ -44,8 +35,7 @@ beforeAll(async () => {
 })
 
 afterEach(async () => {
-  for (const open of gates.values()) open()
-  gates = new Map()
+  gates.openAll()
   await Promise.all(started.map((r) => r.close()))
   started = []
   // Runs a closing replica suspended would continue on the next test's replicas: keep each test to its own runs.
@@ -65,7 +55,7 @@ const replica = async (options: Parameters<typeof startReplica>[0] = {}) => {
 
 const callsFor = (runId: string) => receiver.calls.filter((c) => c.json.runId === runId)
 const waitForCalls = (runId: string, n: number) => eventually(async () => (callsFor(runId).length >= n ? true : undefined))
-const open = (key: string) => gates.get(key)?.()
+const open = gates.open
 
 const gated = (tool = "t.gate") => Fake.script({ steps: [{ call: tool, input: { q: 1 } }], return: "$results" })
 
